@@ -1,0 +1,18 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Trellis",
+    // `Synchronization.Atomic` (the lock-free read path) needs these OS versions on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Trellis", targets: ["Trellis"]),
+        .executable(name: "trellis-benchmarks", targets: ["TrellisBenchmarks"]),
+    ],
+    targets: [
+        .target(name: "Trellis"),
+        .executableTarget(name: "TrellisBenchmarks", dependencies: ["Trellis"]),
+        .testTarget(name: "TrellisTests", dependencies: ["Trellis"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,188 @@
+/// Collects a factory's definitions once and checks every naming rule, so that a context built
+/// from it can only fail while making objects, never because of how they were named.
+///
+/// ```swift
+/// let configurator = try ConfiguratorFromFactory(AppFactory())
+/// configurator.keys          // ["clock", "mailer", …]
+/// configurator.aliasTable    // ["MAILER": "mailer", "mailService": "mailer", …]
+/// let context = try ApplicationContext(configurator: configurator)
+/// ```
+///
+/// Rules, each a ``ContextError`` thrown here: keys are non-empty without leading or trailing
+/// whitespace (``ContextError/invalidKey(key:context:)``) and unique
+/// (``ContextError/duplicateKey(key:context:)``); every key also answers to its default aliases
+/// (`fooBar` → `FOOBAR`, `FooBar` → `fooBar`); every name in a context, key or alias, explicit or
+/// generated, is unique (``ContextError/aliasShadowsKey(alias:aliasOf:isGenerated:context:)``,
+/// ``ContextError/duplicateAlias(alias:uses:context:)``); `aliases(for:)` names a key of the
+/// factory (``ContextError/aliasOfUnknownKey(alias:key:context:)``).
+///
+/// A value, immutable and `Sendable`: one configurator may start any number of contexts.
+public struct ConfiguratorFromFactory: Sendable {
+    /// The name of contexts built from this configuration.
+    public let contextName: String
+    /// The definitions in declaration order, overrides applied.
+    public let definitions: [Definition]
+    let table: NameTable
+    /// Indexes of the eager singletons, in declaration order.
+    let eagerDefinitions: [Int]
+
+    /// Collects and checks `factory`'s definitions.
+    ///
+    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order.
+    public init(_ factory: some ObjectFactory) throws(ContextError) {
+        try self.init(name: factory.contextName, factory.definitions, overrides: nil)
+    }
+
+    /// Collects `factory`'s definitions and replaces the closure and scope of each one that
+    /// `overriding` also defines; names (keys, explicit and default aliases) stay `factory`'s.
+    ///
+    /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:)`` when `overriding` defines a
+    ///   key `factory` does not, and every error of ``init(_:)``.
+    public init(_ factory: some ObjectFactory, overriding: some ObjectFactory) throws(ContextError) {
+        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions)
+    }
+
+    init(name: String, _ collected: Definitions, overrides: Definitions?) throws(ContextError) {
+        contextName = name
+        var definitions = collected.definitions
+        var table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name)
+        if let overrides {
+            var seen = Set<String>()
+            for replacement in overrides.definitions {
+                guard let index = table.definition(withKey: replacement.key) else {
+                    throw .overrideOfUnknownKey(key: replacement.key, context: name)
+                }
+                guard seen.insert(replacement.key).inserted else {
+                    throw .duplicateKey(key: replacement.key, context: "overrides of \(name)")
+                }
+                var merged = replacement
+                merged.explicitAliases = definitions[index].explicitAliases
+                definitions[index] = merged
+            }
+            table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name)
+        }
+        self.definitions = definitions
+        self.table = table
+        eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+    }
+
+    /// Every definition's key, in declaration order.
+    public var keys: [String] { Array(table.keys) }
+
+    /// Every alias of the context, explicit and default, mapped to the key it names.
+    public var aliasTable: [String: String] {
+        var result: [String: String] = [:]
+        for (alias, _, definition) in table.allNames() { result[alias] = table.keys[definition] }
+        return result
+    }
+
+    /// The aliases of `key`: explicit ones first (in declaration order), then the generated
+    /// default aliases. Empty for an unknown key.
+    public func aliases(of key: String) -> [String] {
+        guard let index = table.definition(withKey: key) else { return [] }
+        let names = table.allNames().filter { $0.definition == index }
+        return names.filter { $0.kind == .explicitAlias }.map(\.name) + names.filter { $0.kind == .generatedAlias }.map(\.name)
+    }
+
+    /// The key answering to `name`, which may be a key or any alias; `nil` if none does.
+    public func key(for name: String) -> String? {
+        table.definition(named: name).map { table.keys[$0] }
+    }
+
+    // MARK: Checking
+
+    private static func buildTable(_ definitions: [Definition], _ declarations: [Definitions.AliasDeclaration], context: String) throws(ContextError) -> NameTable {
+        let keys = ContiguousArray(definitions.map(\.key))
+        var expectedAliases = declarations.reduce(0) { $0 + $1.aliases.count }
+        for definition in definitions { expectedAliases += definition.explicitAliases.count }
+        var table = NameTable(keys: keys, expectedAliases: expectedAliases + 8)
+
+        var nonASCII: [Int] = []
+        for index in keys.indices {
+            var key = keys[index]
+            if !key.withUTF8(isValidKey) { throw .invalidKey(key: key, context: context) }
+            let problem = key.withUTF8 { bytes -> ContextError? in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { nonASCII.append(index); return .none }
+                let hash = NameTable.foldedHash(bytes)
+                let flags = DefaultAliases.asciiFlags(bytes)
+                let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
+                if !existing.isEmpty {
+                    let mine = [(keys[index], NameTable.Kind.key)] + NameTable.asciiDefaults(of: keys[index], flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
+                    for (name, kind) in mine {
+                        if let error = clash(name, kind, index, existing, keys, context) { return error }
+                    }
+                }
+                table.insertKey(definition: index, flags: flags, hash: hash)
+                return .none
+            }
+            if let problem { throw problem }
+        }
+        for index in nonASCII {
+            try insert(keys[index], .key, index, into: &table, keys, context)
+            for alias in DefaultAliases.of(keys[index]) {
+                try insert(alias, .generatedAlias, index, into: &table, keys, context)
+            }
+        }
+        for (index, definition) in definitions.enumerated() {
+            for alias in definition.explicitAliases {
+                try insert(alias, .explicitAlias, index, into: &table, keys, context)
+            }
+        }
+        for declaration in declarations {
+            guard let index = table.definition(withKey: declaration.key) else {
+                throw .aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context)
+            }
+            for alias in declaration.aliases {
+                try insert(alias, .explicitAlias, index, into: &table, keys, context)
+            }
+        }
+        return table
+    }
+
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTable, _ keys: ContiguousArray<String>, _ context: String) throws(ContextError) {
+        var name = name
+        if kind != .generatedAlias, !name.withUTF8(isValidKey) {
+            throw .invalidKey(key: name, context: context)
+        }
+        let hash = name.withUTF8(NameTable.foldedHash)
+        let existing = name.withUTF8 { table.caseInsensitiveMatches(of: $0, hash: hash) }
+        if let error = clash(name, kind, definition, existing, keys, context) { throw error }
+        if kind == .key {
+            table.insertKey(definition: definition, flags: 0, hash: hash)
+        } else {
+            table.insertAlias(name, kind: kind, definition: definition, hash: hash)
+        }
+    }
+
+    /// The error for `name` (of `definition`, as `kind`) equal to an existing name, or `nil`.
+    private static func clash(_ name: String, _ kind: NameTable.Kind, _ definition: Int, _ existing: [(name: String, kind: NameTable.Kind, definition: Int)], _ keys: ContiguousArray<String>, _ context: String) -> ContextError? {
+        guard let other = existing.first(where: { $0.name == name }) else { return nil }
+        switch (other.kind, kind) {
+        case (.key, .key):
+            return .duplicateKey(key: name, context: context)
+        case (.key, _):
+            return .aliasShadowsKey(alias: name, aliasOf: keys[definition], isGenerated: kind == .generatedAlias, context: context)
+        case (_, .key):
+            return .aliasShadowsKey(alias: name, aliasOf: keys[other.definition], isGenerated: other.kind == .generatedAlias, context: context)
+        default:
+            return .duplicateAlias(alias: name, uses: [
+                .init(key: keys[other.definition], isGenerated: other.kind == .generatedAlias),
+                .init(key: keys[definition], isGenerated: kind == .generatedAlias),
+            ], context: context)
+        }
+    }
+
+    /// Non-empty, and no whitespace at either end.
+    private static func isValidKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        if first < 0x80, last < 0x80 {
+            return !isASCIIWhitespace(first) && !isASCIIWhitespace(last)
+        }
+        let string = String(decoding: bytes, as: UTF8.self)
+        return !(string.first!.isWhitespace || string.last!.isWhitespace)
+    }
+
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+}

@@ -1,0 +1,23 @@
+/// Reliant's default aliases: every key `fooBar` also answers to `FOOBAR` and to its
+/// lowercase-first form (`FooBar` → `fooBar`), each only where it differs from the key.
+enum DefaultAliases {
+    /// The default aliases of `key`, in the order uppercase, lowercase-first, without duplicates.
+    static func of(_ key: String) -> [String] {
+        var result: [String] = []
+        let upper = key.uppercased()
+        if upper != key { result.append(upper) }
+        if let first = key.first {
+            let lowerFirst = first.lowercased() + key.dropFirst()
+            if lowerFirst != key, lowerFirst != upper { result.append(lowerFirst) }
+        }
+        return result
+    }
+
+    /// For an ASCII key, which default aliases exist, computed without building them.
+    static func asciiFlags(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt8 {
+        var flags: UInt8 = 0
+        for byte in utf8 where byte &- 0x61 < 26 { flags |= NameTable.upperDefault; break }
+        if let first = utf8.first, first &- 0x41 < 26 { flags |= NameTable.lowerFirstDefault }
+        return flags
+    }
+}

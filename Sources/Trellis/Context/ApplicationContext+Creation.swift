@@ -1,0 +1,113 @@
+extension ApplicationContext {
+    /// The made singleton of definition `index`, making it on this thread if no thread has.
+    ///
+    /// Exactly once: the first thread marks the slot `creating` under `Coordinator.lock`, runs
+    /// the closure without the lock, caches the object for itself (`injecting`), injects it, then
+    /// publishes it and wakes the waiters. A thread that finds the slot busy waits, unless waiting
+    /// would close a cycle of threads waiting on each other: then it takes the early object of a
+    /// slot being injected (singletons may reference each other through properties) or throws
+    /// `circularDependency` (a cycle through creation closures).
+    func singletonBox(_ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
+        let slot = slots[index]
+        let lock = Coordinator.lock
+        lock.lock()
+        while true {
+            if let box = slot.madeBox {
+                lock.unlock()
+                return box
+            }
+            switch slot.phase {
+            case .idle:
+                slot.phase = .creating(owner: stack)
+            case let .creating(owner), let .injecting(owner, _):
+                if let cycle = waitCycle(from: slot, owner: owner, stack) {
+                    if case let .injecting(_, early) = slot.phase {
+                        lock.unlock()
+                        return early
+                    }
+                    lock.unlock()
+                    throw .circularDependency(path: cycle)
+                }
+                stack.waitingFor = slot
+                lock.wait()
+                stack.waitingFor = nil
+                continue
+            }
+            break
+        }
+        lock.unlock()
+        return try createSingleton(index, slot, stack)
+    }
+
+    /// The keys of the cycle that waiting for `slot` (held by `owner`) would close, or `nil` if
+    /// waiting is safe. Called with `Coordinator.lock` held.
+    private func waitCycle(from slot: Slot, owner: CreationStack, _ stack: CreationStack) -> [String]? {
+        var chain = [slot.key]
+        var current = owner
+        // Each step moves to another thread blocked on a slot; there are finitely many threads.
+        while current !== stack {
+            guard let waited = current.waitingFor, let next = waited.owner else { return nil }
+            chain.append(waited.key)
+            current = next
+            if chain.count > 100_000 { return nil }
+        }
+        return stack.path + chain
+    }
+
+    private func createSingleton(_ index: Int, _ slot: Slot, _ stack: CreationStack) throws(ContextError) -> AnyBox {
+        let lock = Coordinator.lock
+        let maker = configuration.definitions[index].maker
+        stack.push(self, index)
+        defer { stack.pop() }
+        let box: AnyBox
+        do {
+            let made = try call(maker.makeAny, index, stack)
+            box = maker.box(made)
+            lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
+            try injectMade(box.anyValue, index, stack)
+        } catch {
+            lock.withLock {
+                slot.phase = .idle
+                lock.broadcast()
+            }
+            throw error
+        }
+        lock.withLock {
+            slot.instance.store(Unmanaged.passRetained(box), ordering: .releasing)
+            slot.phase = .idle
+            lock.broadcast()
+        }
+        slot.edgesRecorded.store(true, ordering: .relaxed)
+        stack.startup?.madeWhileStarting(configuration.table.keys[index], in: self, depth: stack.frames.count)
+        return box
+    }
+
+    /// Makes and injects a prototype of definition `index` with `make`.
+    func makePrototype<T>(_ index: Int, _ stack: CreationStack, _ make: (Resolver) throws -> T) throws(ContextError) -> T {
+        if stack.contains(self, index) {
+            throw .circularDependency(path: stack.path + [configuration.table.keys[index]])
+        }
+        stack.push(self, index)
+        defer { stack.pop() }
+        let made = try call(make, index, stack)
+        try injectMade(made, index, stack)
+        let slot = slots[index]
+        if !slot.edgesRecorded.load(ordering: .relaxed) { slot.edgesRecorded.store(true, ordering: .relaxed) }
+        stack.startup?.madeWhileStarting(configuration.table.keys[index], in: self, depth: stack.frames.count)
+        return made
+    }
+
+    /// Runs a definition's closure. A `ContextError` from one of its own lookups passes through
+    /// unchanged (its path already says where it came from); anything else the closure throws
+    /// becomes `creationFailed` with the path.
+    @inline(__always)
+    private func call<T>(_ make: (Resolver) throws -> T, _ index: Int, _ stack: CreationStack) throws(ContextError) -> T {
+        do {
+            return try make(Resolver(context: self, requester: index))
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: configuration.table.keys[index], path: stack.path, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Holds a factory's definitions, makes and caches their objects, and looks them up by key or
+/// alias, falling back to its parent context.
+///
+/// ```swift
+/// let app = try ApplicationContext(AppFactory())             // collect, check, warm eager singletons
+/// let screen = try ApplicationContext(ScreenFactory(), parent: app)
+/// let mailer: Mailer = try screen.object("mailService")      // key or alias, then the parent chain
+/// ```
+///
+/// Thread safety: `Sendable`; every method may be called from any thread or task. A made
+/// singleton is returned without taking a lock. A singleton is made exactly once, also when many
+/// threads ask at once; no lock is held while a definition's closure runs. The objects handed out
+/// are the caller's to use safely (see Docs/Concurrency.md).
+public final class ApplicationContext: Sendable {
+    /// The context's name: the factory's `contextName`, by default its type name.
+    public let name: String
+    /// The context asked when a name is not defined here.
+    public let parent: ApplicationContext?
+    /// The checked definitions this context was built from.
+    public let configuration: ConfiguratorFromFactory
+    let slots: [Slot]
+    let records = ContextRecords()
+    /// The scratch context `validate()` runs in records problems instead of throwing.
+    let isValidation: Bool
+
+    /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
+    /// eager singletons in declaration order.
+    ///
+    /// - Throws: ``ContextError`` for a broken naming rule, or for the first eager singleton that
+    ///   cannot be made; no half-started context remains.
+    public convenience init(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) throws(ContextError) {
+        try self.init(configurator: ConfiguratorFromFactory(factory), parent: parent)
+    }
+
+    /// Builds a context from `factory` with the definitions of `overriding` replacing the closure
+    /// and scope of the definitions with the same keys (test doubles); names stay `factory`'s.
+    ///
+    /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:)`` when `overriding` defines a
+    ///   key that `factory` does not, and every error of ``init(_:parent:)``.
+    public convenience init(_ factory: some ObjectFactory, overriding: some ObjectFactory, parent: ApplicationContext? = nil) throws(ContextError) {
+        try self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: parent)
+    }
+
+    /// Builds a context from an already checked configuration and starts it.
+    ///
+    /// - Throws: ``ContextError`` for the first eager singleton that cannot be made.
+    public convenience init(configurator: ConfiguratorFromFactory, parent: ApplicationContext? = nil) throws(ContextError) {
+        try self.init(configurator: configurator, parent: parent, isValidation: false)
+    }
+
+    init(configurator: ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) throws(ContextError) {
+        name = configurator.contextName
+        self.parent = parent
+        configuration = configurator
+        slots = configurator.table.keys.map(Slot.init(key:))
+        self.isValidation = isValidation
+        if !isValidation { try start() }
+    }
+
+    /// The keys of this context's own definitions, in declaration order.
+    public var keys: [String] { configuration.keys }
+
+    /// This context, then its parent, grandparent, … .
+    var chain: UnfoldSequence<ApplicationContext, (ApplicationContext?, Bool)> {
+        sequence(first: self) { $0.parent }
+    }
+
+    /// Makes the eager singletons in declaration order, timing each for `startupReport`.
+    private func start() throws(ContextError) {
+        guard !configuration.eagerDefinitions.isEmpty else { return }
+        let stack = ThreadLocal.creationStack
+        let outer = stack.startup
+        defer { stack.startup = outer }
+        for index in configuration.eagerDefinitions where slots[index].madeBox == nil {
+            let collector = StartupCollector(depth: stack.frames.count + 1)
+            stack.startup = collector
+            let began = ContinuousClock.now
+            _ = try singletonBox(index, stack)
+            let took = ContinuousClock.now - began
+            records.appendStartup(StartupReport.Entry(key: configuration.table.keys[index], duration: took, pulledIn: collector.pulledIn))
+        }
+    }
+}

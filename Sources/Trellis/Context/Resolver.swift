@@ -1,0 +1,27 @@
+/// What a definition's closure receives to look up the objects it depends on.
+///
+/// ```swift
+/// createSingleton("mailer") { r in Mailer(clock: try r.object("clock")) }
+/// ```
+/// Lookups resolve in the context that owns the definition (then its parents), never in a child
+/// that happened to ask first, and record the dependency for ``ApplicationContext/graph(_:)``.
+/// A resolver is meant for the duration of the closure; keep the objects, not the resolver.
+public struct Resolver {
+    let context: ApplicationContext
+    let requester: Int
+
+    /// The object named `keyOrAlias`, as ``ApplicationContext/object(_:as:)`` finds it from the
+    /// context owning this definition.
+    ///
+    /// - Throws: ``ContextError``; let it propagate out of the closure unchanged, it already
+    ///   carries the whole resolution path.
+    public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
+        try context.object(keyOrAlias, as: T.self, requester: requester, label: nil)
+    }
+
+    /// Whether the owning context or one of its parents answers to `keyOrAlias`.
+    public func contains(_ keyOrAlias: String) -> Bool { context.contains(keyOrAlias) }
+
+    /// The name of the context that owns the definition being made.
+    public var contextName: String { context.name }
+}

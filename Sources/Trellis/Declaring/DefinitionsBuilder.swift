@@ -1,0 +1,59 @@
+/// The result builder of a factory's `definitions` and of every group of definitions.
+///
+/// Accepts `Definition` and `Definitions` expressions (so a group, or another factory's
+/// `definitions`, nests), optionals, `if`/`else`, `switch` and `for`…`in`.
+///
+/// > Note: Type-checking one builder body grows faster than linearly with its length. Keep a
+/// > body to about 50 definitions and split larger factories into groups in extensions.
+@resultBuilder
+public enum DefinitionsBuilder {
+    /// One definition.
+    public static func buildExpression(_ definition: Definition) -> Definitions {
+        Definitions(definition)
+    }
+
+    /// A group of definitions, e.g. another factory's `definitions`.
+    public static func buildExpression(_ definitions: Definitions) -> Definitions {
+        definitions
+    }
+
+    /// A definition that may be absent.
+    public static func buildExpression(_ definition: Definition?) -> Definitions {
+        definition.map(Definitions.init) ?? Definitions()
+    }
+
+    /// A group that may be absent.
+    public static func buildExpression(_ definitions: Definitions?) -> Definitions {
+        definitions ?? Definitions()
+    }
+
+    /// Concatenates the statements of a body in order.
+    public static func buildBlock(_ components: Definitions...) -> Definitions {
+        if components.count == 1 { return components[0] }
+        var result = Definitions()
+        for component in components { result.append(component) }
+        return result
+    }
+
+    /// An `if` without `else`.
+    public static func buildOptional(_ component: Definitions?) -> Definitions {
+        component ?? Definitions()
+    }
+
+    /// The first branch of an `if`/`else` or `switch`.
+    public static func buildEither(first component: Definitions) -> Definitions { component }
+
+    /// The second branch of an `if`/`else` or `switch`.
+    public static func buildEither(second component: Definitions) -> Definitions { component }
+
+    /// The iterations of a `for`…`in`, concatenated in order.
+    public static func buildArray(_ components: [Definitions]) -> Definitions {
+        var result = Definitions()
+        result.definitions.reserveCapacity(components.count)
+        for component in components { result.append(component) }
+        return result
+    }
+
+    /// An `if #available` branch.
+    public static func buildLimitedAvailability(_ component: Definitions) -> Definitions { component }
+}

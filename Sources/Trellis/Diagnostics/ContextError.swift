@@ -1,0 +1,124 @@
+/// The one error type of Trellis: every misuse of a factory or a context, with what it needs to
+/// say where it happened.
+///
+/// A failure deep in a graph reads as one message with the whole resolution path: an error thrown
+/// by a nested lookup passes through the closures above it unchanged, never wrapped.
+///
+/// Paths list keys from the outermost lookup to the failing one, e.g. `["service", "repository",
+/// "database"]`.
+public enum ContextError: Error, CustomStringConvertible, Sendable {
+    /// A key is empty or has leading or trailing whitespace.
+    case invalidKey(key: String, context: String)
+    /// Two definitions of one factory share a key.
+    case duplicateKey(key: String, context: String)
+    /// One name is an alias twice: of two definitions, or of one definition both explicitly and
+    /// as its generated default alias.
+    case duplicateAlias(alias: String, uses: [AliasUse], context: String)
+    /// An alias (explicit, or generated when `isGenerated`) of `aliasOf` equals another
+    /// definition's key.
+    case aliasShadowsKey(alias: String, aliasOf: String, isGenerated: Bool, context: String)
+    /// `aliases(for:)` names a key the factory does not define.
+    case aliasOfUnknownKey(alias: String, key: String, context: String)
+    /// Nothing answers to `key` in any context searched (`searched`, nearest first).
+    case noSuchObject(key: String, searched: [String], path: [String])
+    /// The object found for `key` is not of the requested type.
+    case typeMismatch(key: String, expected: String, actual: String, path: [String])
+    /// Objects depend on each other through creation closures or prototypes; `path` starts and
+    /// ends with the same key.
+    case circularDependency(path: [String])
+    /// The closure of `key` threw `underlying`; nothing was cached, the next lookup tries again.
+    case creationFailed(key: String, path: [String], underlying: any Error)
+    /// A required `@Inject` property of `type` found no object for `key`.
+    case unresolvedInjection(type: String, property: String, key: String)
+    /// An overriding factory defines a key the overridden factory does not.
+    case overrideOfUnknownKey(key: String, context: String)
+    /// `object(of:)` found several definitions whose objects are of `type`.
+    case ambiguousType(type: String, candidates: [String])
+    /// An object of `type` has `@Inject` properties but the binary carries no reflection metadata
+    /// to find them (built with `-disable-reflection-metadata`).
+    case reflectionUnavailable(type: String)
+
+    /// Who an alias was given to, and whether Trellis generated it as a default alias.
+    public struct AliasUse: Sendable, Hashable, CustomStringConvertible {
+        /// The key of the definition the alias names.
+        public let key: String
+        /// `true` for a default alias (`FOOBAR`, `fooBar`), `false` for one written in the factory.
+        public let isGenerated: Bool
+
+        /// Creates a use of an alias.
+        public init(key: String, isGenerated: Bool) {
+            self.key = key
+            self.isGenerated = isGenerated
+        }
+
+        /// `"x" (default alias)` or `"x" (explicit alias)`.
+        public var description: String {
+            "'\(key)' (\(isGenerated ? "generated default alias" : "explicit alias"))"
+        }
+    }
+
+    /// A message for the person reading it: what happened, where, and what to do.
+    public var description: String {
+        switch self {
+        case let .invalidKey(key, context):
+            return "Invalid key '\(key)' in context '\(context)': a key must be non-empty and have no leading or trailing whitespace."
+        case let .duplicateKey(key, context):
+            return "Duplicate key '\(key)' in context '\(context)': two definitions use it. Rename one, or use an override to replace a definition in tests."
+        case let .duplicateAlias(alias, uses, context):
+            let given = uses.map(\.description).joined(separator: " and ")
+            return "Duplicate alias '\(alias)' in context '\(context)': it is given to \(given). Every name in a context must be unique; remove or rename one."
+        case let .aliasShadowsKey(alias, aliasOf, isGenerated, context):
+            let kind = isGenerated ? "generated default alias" : "explicit alias"
+            return "Alias '\(alias)' of '\(aliasOf)' (\(kind)) in context '\(context)' is also the key of another definition, '\(alias)'. Every name in a context must be unique; rename one of the two definitions."
+        case let .aliasOfUnknownKey(alias, key, context):
+            return "Alias '\(alias)' in context '\(context)' is declared for '\(key)', which is not a key of the factory. Check the spelling, or define '\(key)'."
+        case let .noSuchObject(key, searched, path):
+            let contexts = searched.map { "'\($0)'" }.joined(separator: " → ")
+            return "No object named '\(key)' in context \(contexts) (searched in that order)\(Self.pathSuffix(path)). Define it, or check the key and its aliases."
+        case let .typeMismatch(key, expected, actual, path):
+            return "Object '\(key)' is a \(actual), not the requested \(expected)\(Self.pathSuffix(path))."
+        case let .circularDependency(path):
+            return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures."
+        case let .creationFailed(key, path, underlying):
+            return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying). Nothing was cached; the next lookup tries again."
+        case let .unresolvedInjection(type, property, key):
+            return "Cannot inject property '\(property)' of \(type): no object named '\(key)'. Define '\(key)', give the property a default value, or make it optional."
+        case let .overrideOfUnknownKey(key, context):
+            return "Override of unknown key '\(key)': context '\(context)' defines no such key, so the override would never be used. Was the key renamed?"
+        case let .ambiguousType(type, candidates):
+            return "Several objects are of type \(type): \(candidates.map { "'\($0)'" }.joined(separator: ", ")). Look one up by key, or use objects(of:)."
+        case let .reflectionUnavailable(type):
+            return "Cannot inject \(type): it has @Inject properties but the binary has no reflection metadata. Build without -disable-reflection-metadata, or set the properties yourself."
+        }
+    }
+
+    private static func pathSuffix(_ path: [String]) -> String {
+        path.count > 1 ? " (path: \(path.joined(separator: " → ")))" : ""
+    }
+
+    /// The resolution path the error carries, if its case has one.
+    public var path: [String] {
+        switch self {
+        case let .noSuchObject(_, _, path), let .typeMismatch(_, _, _, path),
+             let .circularDependency(path), let .creationFailed(_, path, _):
+            return path
+        default:
+            return []
+        }
+    }
+}
+
+extension ContextError: Equatable {
+    /// Errors are equal when their cases and payloads are; underlying errors compare by type and
+    /// description.
+    public static func == (lhs: ContextError, rhs: ContextError) -> Bool {
+        switch (lhs, rhs) {
+        case let (.creationFailed(k1, p1, u1), .creationFailed(k2, p2, u2)):
+            return k1 == k2 && p1 == p2 && type(of: u1) == type(of: u2) && "\(u1)" == "\(u2)"
+        case (.creationFailed, _), (_, .creationFailed):
+            return false
+        default:
+            return lhs.description == rhs.description && lhs.path == rhs.path
+        }
+    }
+}

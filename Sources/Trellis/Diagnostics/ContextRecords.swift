@@ -1,0 +1,58 @@
+/// A dependency recorded while an object was made: definition `from` of a context looked up
+/// definition `to` of the context `depth` levels up its parent chain (0: itself).
+struct Edge: Hashable, Sendable {
+    let from: Int
+    let depth: Int
+    let to: Int
+    /// The injected property's name, or `nil` for a closure lookup.
+    let label: String?
+}
+
+/// What a context records about itself for diagnostics: dependency edges and the start-up log.
+/// Written on creation paths only (never on the lookup of a made object).
+final class ContextRecords: Sendable {
+    private struct State {
+        var edges: [Edge] = []
+        var seen: Set<Edge> = []
+        var startup: [StartupReport.Entry] = []
+    }
+
+    private let state = Locked(State())
+
+    func record(_ edge: Edge) {
+        state.withLock { state in
+            if state.seen.insert(edge).inserted { state.edges.append(edge) }
+        }
+    }
+
+    func appendStartup(_ entry: StartupReport.Entry) {
+        state.withLock { $0.startup.append(entry) }
+    }
+
+    var edges: [Edge] { state.withLock { $0.edges } }
+    var startup: [StartupReport.Entry] { state.withLock { $0.startup } }
+}
+
+/// Collects, on one thread, what an eager singleton pulls in while the context starts.
+final class StartupCollector {
+    private(set) var pulledIn: [String] = []
+    /// The stack depth at which the eager singleton itself is made.
+    private let depth: Int
+
+    init(depth: Int) { self.depth = depth }
+
+    func madeWhileStarting(_ key: String, in context: ApplicationContext, depth: Int) {
+        // The eager singleton itself is not "pulled in"; what was made above it is.
+        if depth > self.depth { pulledIn.append("\(context.name).\(key)") }
+    }
+}
+
+/// Collects the problems `validate()` finds instead of stopping at the first.
+final class ProblemCollector {
+    private(set) var problems: [ContextError] = []
+    private var seen: Set<String> = []
+
+    func add(_ problem: ContextError) {
+        if seen.insert(problem.description).inserted { problems.append(problem) }
+    }
+}

@@ -1,0 +1,62 @@
+extension ApplicationContext {
+    /// Injects the `@Inject` properties of an object this context did not make (a view
+    /// controller from a storyboard, a test's subject), then calls its `didInject(from:)`.
+    ///
+    /// Properties that already hold a value are left alone. Keys are matched against keys and
+    /// aliases through the parent chain.
+    ///
+    /// - Throws: ``ContextError/unresolvedInjection(type:property:key:)`` for a required property
+    ///   with no matching object, ``ContextError/typeMismatch(key:expected:actual:path:)``, and any
+    ///   error of making the injected objects.
+    public func inject(into object: AnyObject) throws(ContextError) {
+        let plan = InjectionPlan.of(type(of: object))
+        if plan.isEmpty { return }
+        try apply(plan, to: object, requester: nil)
+    }
+
+    /// Injects an object this context just made for definition `index`. The per-definition plan
+    /// cache makes this one atomic load and a comparison for types with nothing to inject.
+    @inline(__always)
+    func injectMade<T>(_ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        let typeID = ObjectIdentifier(type(of: made as Any))
+        if let cached = slots[index].plan.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
+            if cached.isEmpty { return }
+            try applyMade(cached, made, index, stack)
+            return
+        }
+        try injectMadeSlow(made, index, stack)
+    }
+
+    @inline(never)
+    private func injectMadeSlow<T>(_ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        let plan = InjectionPlan.of(type(of: made as Any))
+        slots[index].plan.store(Unmanaged.passUnretained(plan), ordering: .releasing)
+        if plan.isEmpty { return }
+        try applyMade(plan, made, index, stack)
+    }
+
+    private func applyMade<T>(_ plan: InjectionPlan, _ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        if plan.reportsNoFields {
+            // No fields visible: either the class has none, or reflection metadata is stripped.
+            // Wrappers initialised while making it tell the two apart.
+            if stack.injectInits > 0 { throw .reflectionUnavailable(type: plan.typeName) }
+            if !plan.isAware { return }
+        }
+        try apply(plan, to: made as AnyObject, requester: index)
+    }
+
+    private func apply(_ plan: InjectionPlan, to object: AnyObject, requester: Int?) throws(ContextError) {
+        let base = Unmanaged.passUnretained(object).toOpaque()
+        try withExtendedLifetime(object) { () throws(ContextError) in
+            for field in plan.fields {
+                do throws(ContextError) {
+                    try field.type.inject(at: base + field.offset, property: field.property, ownerName: plan.typeName, from: self, requester: requester)
+                } catch {
+                    guard let problems = ThreadLocal.creationStack.problems else { throw error }
+                    problems.add(error)
+                }
+            }
+        }
+        if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+    }
+}

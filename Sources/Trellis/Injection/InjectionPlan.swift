@@ -1,0 +1,90 @@
+@_spi(Reflection) import Swift
+
+/// What injecting an object of one type takes: the offsets of its `@Inject` fields (superclasses'
+/// included) and whether it wants `didInject`. Built once per type from reflection metadata and
+/// kept for the life of the process, so later objects of the type are injected without `Mirror`.
+final class InjectionPlan: Sendable {
+    struct Field: Sendable {
+        let offset: Int
+        /// The property's name: the storage label without its leading underscore.
+        let property: String
+        let type: any InjectableField.Type
+    }
+
+    let typeID: ObjectIdentifier
+    let typeName: String
+    let fields: [Field]
+    let isAware: Bool
+    /// The type reported no stored fields at all: reflection metadata may be stripped.
+    let reportsNoFields: Bool
+    /// Nothing to do for objects of this type: the common case, checked first.
+    let isEmpty: Bool
+
+    private init(_ type: Any.Type) {
+        typeID = ObjectIdentifier(type)
+        typeName = String(reflecting: type)
+        var fields: [Field] = []
+        var count = 0
+        if type is AnyObject.Type {
+            // `_EachFieldOptions.classType` (raw value 1): visit class instances, superclass fields
+            // included; the static property itself is not concurrency-safe to reference.
+            _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
+                count += 1
+                if let injectable = fieldType as? any InjectableField.Type {
+                    var property = String(cString: name)
+                    if property.hasPrefix("_") { property.removeFirst() }
+                    fields.append(Field(offset: offset, property: property, type: injectable))
+                }
+                return true
+            }
+        }
+        self.fields = fields
+        isAware = type is any InjectionAware.Type
+        reportsNoFields = count == 0 && type is AnyObject.Type
+        isEmpty = fields.isEmpty && !isAware && !reportsNoFields
+    }
+
+    private static let cache = Locked<[ObjectIdentifier: InjectionPlan]>([:])
+
+    /// The plan of `type`, built on first use. Plans are never released, so callers may keep
+    /// unretained references to them.
+    static func of(_ type: Any.Type) -> InjectionPlan {
+        let id = ObjectIdentifier(type)
+        if let plan = cache.withLock({ $0[id] }) { return plan }
+        let plan = InjectionPlan(type)
+        return cache.withLock { cache in
+            if let raced = cache[id] { return raced }
+            cache[id] = plan
+            return plan
+        }
+    }
+}
+
+/// Implemented by `Inject` so a plan can fill a field it only knows by offset and metatype.
+protocol InjectableField: SendableMetatype {
+    /// Fills the `Inject` stored at `address` from `context`, unless it already holds a value.
+    static func inject(at address: UnsafeMutableRawPointer, property: String, ownerName: String, from context: ApplicationContext, requester: Int?) throws(ContextError)
+}
+
+extension Inject: InjectableField {
+    static func inject(at address: UnsafeMutableRawPointer, property: String, ownerName: String, from context: ApplicationContext, requester: Int?) throws(ContextError) {
+        let field = address.assumingMemoryBound(to: Inject<Value>.self)
+        guard case let .pending(fallback) = field.pointee.storage else { return }
+        let key = field.pointee.key ?? property
+        let optionalNone = OptionalNone.value(of: Value.self)
+        guard context.contains(key) else {
+            if fallback != nil { return }
+            if let optionalNone {
+                field.pointee.storage = .value(optionalNone)
+                return
+            }
+            throw .unresolvedInjection(type: ownerName, property: property, key: key)
+        }
+        if field.pointee.isLazy {
+            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: fallback ?? optionalNone, property: property))
+            return
+        }
+        let value = try context.object(key, as: Value.self, requester: requester, label: property)
+        field.pointee.storage = .value(value)
+    }
+}
