@@ -43,9 +43,14 @@ public struct ConfiguratorFromFactory: Sendable {
     }
 
     init(name: String, _ collected: Definitions, overrides: Definitions?) throws(ContextError) {
+        var sink = ProblemSink(collecting: false)
+        try self.init(name: name, collected, overrides: overrides, sink: &sink)
+    }
+
+    private init(name: String, _ collected: Definitions, overrides: Definitions?, sink: inout ProblemSink) throws(ContextError) {
         contextName = name
         var definitions = collected.definitions
-        var table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name)
+        let table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name, sink: &sink)
         if let overrides {
             var seen = Set<String>()
             for replacement in overrides.definitions {
@@ -59,11 +64,22 @@ public struct ConfiguratorFromFactory: Sendable {
                 merged.explicitAliases = definitions[index].explicitAliases
                 definitions[index] = merged
             }
-            table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name)
         }
         self.definitions = definitions
         self.table = table
         eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+    }
+
+    /// A configurator built despite naming problems (each offending name left out), with every
+    /// problem found; `nil` when no usable configuration could be built. For `validate`.
+    static func collecting(name: String, _ collected: Definitions) -> (ConfiguratorFromFactory?, [ContextError]) {
+        var sink = ProblemSink(collecting: true)
+        do {
+            let configurator = try ConfiguratorFromFactory(name: name, collected, overrides: nil, sink: &sink)
+            return (configurator, sink.problems)
+        } catch {
+            return (nil, sink.problems + [error])
+        }
     }
 
     /// Every definition's key, in declaration order.
@@ -91,7 +107,7 @@ public struct ConfiguratorFromFactory: Sendable {
 
     // MARK: Checking
 
-    private static func buildTable(_ definitions: [Definition], _ declarations: [Definitions.AliasDeclaration], context: String) throws(ContextError) -> NameTable {
+    private static func buildTable(_ definitions: [Definition], _ declarations: [Definitions.AliasDeclaration], context: String, sink: inout ProblemSink) throws(ContextError) -> NameTable {
         let keys = ContiguousArray(definitions.map(\.key))
         var expectedAliases = declarations.reduce(0) { $0 + $1.aliases.count }
         for definition in definitions { expectedAliases += definition.explicitAliases.count }
@@ -100,7 +116,10 @@ public struct ConfiguratorFromFactory: Sendable {
         var nonASCII: [Int] = []
         for index in keys.indices {
             var key = keys[index]
-            if !key.withUTF8(isValidKey) { throw .invalidKey(key: key, context: context) }
+            if !key.withUTF8(isValidKey) {
+                try sink.report(.invalidKey(key: key, context: context))
+                continue
+            }
             let problem = key.withUTF8 { bytes -> ContextError? in
                 guard bytes.allSatisfy({ $0 < 0x80 }) else { nonASCII.append(index); return .none }
                 let hash = NameTable.foldedHash(bytes)
@@ -115,38 +134,39 @@ public struct ConfiguratorFromFactory: Sendable {
                 table.insertKey(definition: index, flags: flags, hash: hash)
                 return .none
             }
-            if let problem { throw problem }
+            if let problem { try sink.report(problem) }
         }
         for index in nonASCII {
-            try insert(keys[index], .key, index, into: &table, keys, context)
+            try insert(keys[index], .key, index, into: &table, keys, context, &sink)
             for alias in DefaultAliases.of(keys[index]) {
-                try insert(alias, .generatedAlias, index, into: &table, keys, context)
+                try insert(alias, .generatedAlias, index, into: &table, keys, context, &sink)
             }
         }
         for (index, definition) in definitions.enumerated() {
             for alias in definition.explicitAliases {
-                try insert(alias, .explicitAlias, index, into: &table, keys, context)
+                try insert(alias, .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
         for declaration in declarations {
             guard let index = table.definition(withKey: declaration.key) else {
-                throw .aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context)
+                try sink.report(.aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context))
+                continue
             }
             for alias in declaration.aliases {
-                try insert(alias, .explicitAlias, index, into: &table, keys, context)
+                try insert(alias, .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
         return table
     }
 
-    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTable, _ keys: ContiguousArray<String>, _ context: String) throws(ContextError) {
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTable, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) {
         var name = name
         if kind != .generatedAlias, !name.withUTF8(isValidKey) {
-            throw .invalidKey(key: name, context: context)
+            return try sink.report(.invalidKey(key: name, context: context))
         }
         let hash = name.withUTF8(NameTable.foldedHash)
         let existing = name.withUTF8 { table.caseInsensitiveMatches(of: $0, hash: hash) }
-        if let error = clash(name, kind, definition, existing, keys, context) { throw error }
+        if let error = clash(name, kind, definition, existing, keys, context) { return try sink.report(error) }
         if kind == .key {
             table.insertKey(definition: definition, flags: 0, hash: hash)
         } else {
@@ -184,5 +204,19 @@ public struct ConfiguratorFromFactory: Sendable {
 
     private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+}
+
+/// Where naming problems go: thrown at the first (building a context) or all collected
+/// (`validate`).
+struct ProblemSink {
+    let collecting: Bool
+    private(set) var problems: [ContextError] = []
+
+    init(collecting: Bool) { self.collecting = collecting }
+
+    mutating func report(_ problem: ContextError) throws(ContextError) {
+        guard collecting else { throw problem }
+        problems.append(problem)
     }
 }

@@ -108,6 +108,25 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+extension ContextError {
+    /// The problem without the path that led to it: equal for one cause reached two ways.
+    var rootCause: String {
+        switch self {
+        case let .noSuchObject(key, searched, path):
+            return "noSuchObject \(path.dropLast().last ?? "") \(key) \(searched)"
+        case let .typeMismatch(key, expected, actual, path):
+            return "typeMismatch \(path.dropLast().last ?? "") \(key) \(expected) \(actual)"
+        case let .circularDependency(path):
+            let cycle = path.last.flatMap { last in path.firstIndex(of: last) }.map { Array(path[$0...].dropLast()) } ?? path
+            return "circularDependency \(cycle.sorted())"
+        case let .creationFailed(key, _, underlying):
+            return "creationFailed \(key) \(underlying)"
+        default:
+            return description
+        }
+    }
+}
+
 extension ContextError: Equatable {
     /// Errors are equal when their cases and payloads are; underlying errors compare by type and
     /// description.

@@ -15,6 +15,13 @@ final class ContextRecords: Sendable {
         var edges: [Edge] = []
         var seen: Set<Edge> = []
         var startup: [StartupReport.Entry] = []
+        /// Whether a prototype's objects are of a queried type (lookup by type).
+        var kinds: [KindKey: Bool] = [:]
+    }
+
+    private struct KindKey: Hashable {
+        let definition: Int
+        let type: ObjectIdentifier
     }
 
     private let state = Locked(State())
@@ -27,6 +34,14 @@ final class ContextRecords: Sendable {
 
     func appendStartup(_ entry: StartupReport.Entry) {
         state.withLock { $0.startup.append(entry) }
+    }
+
+    func kind(of definition: Int, is type: ObjectIdentifier) -> Bool? {
+        state.withLock { $0.kinds[KindKey(definition: definition, type: type)] }
+    }
+
+    func rememberKind(of definition: Int, is type: ObjectIdentifier, _ matches: Bool) {
+        state.withLock { $0.kinds[KindKey(definition: definition, type: type)] = matches }
     }
 
     var edges: [Edge] { state.withLock { $0.edges } }
@@ -52,7 +67,9 @@ final class ProblemCollector {
     private(set) var problems: [ContextError] = []
     private var seen: Set<String> = []
 
+    /// Keeps the first report of each root cause: a missing key reached through three
+    /// definitions is one problem, reported with the path it was first found on.
     func add(_ problem: ContextError) {
-        if seen.insert(problem.description).inserted { problems.append(problem) }
+        if seen.insert(problem.rootCause).inserted { problems.append(problem) }
     }
 }
