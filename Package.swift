@@ -13,6 +13,11 @@ let package = Package(
         .target(name: "Trellis"),
         .executableTarget(name: "TrellisBenchmarks", dependencies: ["Trellis"]),
         .testTarget(name: "TrellisTests", dependencies: ["Trellis"]),
+        // Built like a new Xcode app target: every type is @MainActor unless marked otherwise.
+        .testTarget(
+            name: "TrellisMainActorTests", dependencies: ["Trellis"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,8 @@
 /// Lookups resolve in the context that owns the definition (then its parents), never in a child
 /// that happened to ask first, and record the dependency for ``ApplicationContext/graph(_:)``.
 /// A resolver is meant for the duration of the closure; keep the objects, not the resolver.
-public struct Resolver {
+/// It is `Sendable`, so a `@MainActor` closure may use it too.
+public struct Resolver: Sendable {
     let context: ApplicationContext
     let requester: Int
 

@@ -80,7 +80,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .circularDependency(path):
             return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures."
         case let .creationFailed(key, path, underlying):
-            return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying). Nothing was cached; the next lookup tries again."
+            return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying) (nothing was cached; the next lookup tries again)"
         case let .unresolvedInjection(type, property, key):
             return "Cannot inject property '\(property)' of \(type): no object named '\(key)'. Define '\(key)', give the property a default value, or make it optional."
         case let .overrideOfUnknownKey(key, context):

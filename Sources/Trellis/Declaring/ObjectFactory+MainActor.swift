@@ -1,0 +1,79 @@
+extension ObjectFactory {
+    /// A lazy singleton made on the main actor: for `@MainActor` types (view models,
+    /// controllers, and every class of a module built with default main-actor isolation).
+    ///
+    /// ```swift
+    /// createMainActorSingleton("viewModel") { r in ViewModel(api: try r.object("api")) }
+    /// ```
+    /// The closure is `@MainActor`, so it may call main-actor initialisers without
+    /// `MainActor.assumeIsolated`. The object must first be made on the main actor (a lookup from
+    /// main-actor code, or a context started there for an eager one); once made it is returned to
+    /// any caller like every singleton.
+    ///
+    /// - Throws (at lookup): ``ContextError/creationFailed(key:path:underlying:)`` with a
+    ///   ``MainActorRequired`` error when it would be made on another thread.
+    public func createMainActorSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
+    ) -> Definition {
+        Definition(key: key, scope: .singleton, maker: TypedMaker(MainActorRequired.guarding(key, make)))
+    }
+
+    /// A lazy main-actor singleton whose closure needs no other object.
+    public func createMainActorSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable () throws -> Object
+    ) -> Definition {
+        createMainActorSingleton(key) { (_: Resolver) in try make() }
+    }
+
+    /// An eager singleton made on the main actor when the context starts: start the context on
+    /// the main actor.
+    public func createMainActorEagerSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
+    ) -> Definition {
+        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(MainActorRequired.guarding(key, make)))
+    }
+
+    /// An eager main-actor singleton whose closure needs no other object.
+    public func createMainActorEagerSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable () throws -> Object
+    ) -> Definition {
+        createMainActorEagerSingleton(key) { (_: Resolver) in try make() }
+    }
+
+    /// A prototype made on the main actor: every lookup must come from the main actor.
+    public func createMainActorPrototype<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
+    ) -> Definition {
+        Definition(key: key, scope: .prototype, maker: TypedMaker(MainActorRequired.guarding(key, make)))
+    }
+
+    /// A main-actor prototype whose closure needs no other object.
+    public func createMainActorPrototype<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable () throws -> Object
+    ) -> Definition {
+        createMainActorPrototype(key) { (_: Resolver) in try make() }
+    }
+}
+
+/// The underlying error of `creationFailed` when a main-actor definition is asked to make its
+/// object on another thread.
+public struct MainActorRequired: Error, CustomStringConvertible, Sendable {
+    /// The key of the main-actor definition.
+    public let key: String
+
+    /// What happened and what to do.
+    public var description: String {
+        "'\(key)' is a main-actor definition and was asked for off the main actor. Look it up (or start the context, if it is eager) from main-actor code first; once made, a singleton is returned to any thread"
+    }
+
+    /// Wraps a main-actor closure in one that runs it synchronously when called on the main
+    /// actor and throws `MainActorRequired` otherwise.
+    static func guarding<Object>(_ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object) -> @Sendable (Resolver) throws -> Object {
+        return { resolver in
+            guard let made = try MainActorCall.ifOnMainActor({ try make(resolver) }) else {
+                throw MainActorRequired(key: key)
+            }
+            return made
+        }
+    }
+}
