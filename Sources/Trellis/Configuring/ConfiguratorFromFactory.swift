@@ -25,6 +25,9 @@ public struct ConfiguratorFromFactory: Sendable {
     let table: NameTable
     /// Indexes of the eager singletons, in declaration order.
     let eagerDefinitions: [Int]
+    /// Per definition: the declared type of its objects, to type-check a made singleton with one
+    /// comparison.
+    let objectTypeIDs: ContiguousArray<ObjectIdentifier>
 
     /// Collects and checks `factory`'s definitions.
     ///
@@ -68,6 +71,7 @@ public struct ConfiguratorFromFactory: Sendable {
         self.definitions = definitions
         self.table = table
         eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+        objectTypeIDs = ContiguousArray(definitions.map(\.maker.objectTypeID))
     }
 
     /// A configurator built despite naming problems (each offending name left out), with every
@@ -88,7 +92,7 @@ public struct ConfiguratorFromFactory: Sendable {
     /// Every alias of the context, explicit and default, mapped to the key it names.
     public var aliasTable: [String: String] {
         var result: [String: String] = [:]
-        for (alias, _, definition) in table.allNames() { result[alias] = table.keys[definition] }
+        for (alias, _, definition) in table.allAliases() { result[alias] = table.keys[definition] }
         return result
     }
 
@@ -96,7 +100,7 @@ public struct ConfiguratorFromFactory: Sendable {
     /// default aliases. Empty for an unknown key.
     public func aliases(of key: String) -> [String] {
         guard let index = table.definition(withKey: key) else { return [] }
-        let names = table.allNames().filter { $0.definition == index }
+        let names = table.allAliases().filter { $0.definition == index }
         return names.filter { $0.kind == .explicitAlias }.map(\.name) + names.filter { $0.kind == .generatedAlias }.map(\.name)
     }
 
@@ -111,30 +115,31 @@ public struct ConfiguratorFromFactory: Sendable {
         let keys = ContiguousArray(definitions.map(\.key))
         var expectedAliases = declarations.reduce(0) { $0 + $1.aliases.count }
         for definition in definitions { expectedAliases += definition.explicitAliases.count }
-        var table = NameTable(keys: keys, expectedAliases: expectedAliases + 8)
+        var table = NameTableBuilder(keys: keys, expectedAliases: expectedAliases + 8)
 
         var nonASCII: [Int] = []
-        for index in keys.indices {
-            var key = keys[index]
-            if !key.withUTF8(isValidKey) {
+        for (index, key) in keys.enumerated() {
+            let bytes = key.utf8
+            guard isValidKey(bytes) else {
                 try sink.report(.invalidKey(key: key, context: context))
                 continue
             }
-            let problem = key.withUTF8 { bytes -> ContextError? in
-                guard bytes.allSatisfy({ $0 < 0x80 }) else { nonASCII.append(index); return .none }
-                let hash = NameTable.foldedHash(bytes)
-                let flags = DefaultAliases.asciiFlags(bytes)
-                let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
-                if !existing.isEmpty {
-                    let mine = [(keys[index], NameTable.Kind.key)] + NameTable.asciiDefaults(of: keys[index], flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
-                    for (name, kind) in mine {
-                        if let error = clash(name, kind, index, existing, keys, context) { return error }
-                    }
-                }
-                table.insertKey(definition: index, flags: flags, hash: hash)
-                return .none
+            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+                nonASCII.append(index)
+                continue
             }
-            if let problem { try sink.report(problem) }
+            let hash = NameTable.foldedHash(bytes)
+            let flags = DefaultAliases.asciiFlags(bytes)
+            let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
+            if !existing.isEmpty {
+                // Rare: another name differs from this key only in ASCII case. Compare all of them.
+                let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
+                if let problem = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
+                    try sink.report(problem)
+                    continue
+                }
+            }
+            table.insertKey(definition: index, flags: flags, hash: hash)
         }
         for index in nonASCII {
             try insert(keys[index], .key, index, into: &table, keys, context, &sink)
@@ -156,16 +161,15 @@ public struct ConfiguratorFromFactory: Sendable {
                 try insert(alias, .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
-        return table
+        return NameTable(table)
     }
 
-    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTable, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) {
-        var name = name
-        if kind != .generatedAlias, !name.withUTF8(isValidKey) {
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) {
+        if kind != .generatedAlias, !isValidKey(name.utf8) {
             return try sink.report(.invalidKey(key: name, context: context))
         }
-        let hash = name.withUTF8(NameTable.foldedHash)
-        let existing = name.withUTF8 { table.caseInsensitiveMatches(of: $0, hash: hash) }
+        let hash = NameTable.foldedHash(name.utf8)
+        let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
         if let error = clash(name, kind, definition, existing, keys, context) { return try sink.report(error) }
         if kind == .key {
             table.insertKey(definition: definition, flags: 0, hash: hash)
@@ -193,12 +197,12 @@ public struct ConfiguratorFromFactory: Sendable {
     }
 
     /// Non-empty, and no whitespace at either end.
-    private static func isValidKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isValidKey(_ bytes: String.UTF8View) -> Bool {
         guard let first = bytes.first, let last = bytes.last else { return false }
         if first < 0x80, last < 0x80 {
             return !isASCIIWhitespace(first) && !isASCIIWhitespace(last)
         }
-        let string = String(decoding: bytes, as: UTF8.self)
+        let string = String(bytes)
         return !(string.first!.isWhitespace || string.last!.isWhitespace)
     }
 

@@ -14,9 +14,9 @@ enum DefaultAliases {
     }
 
     /// For an ASCII key, which default aliases exist, computed without building them.
-    static func asciiFlags(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt8 {
+    static func asciiFlags(_ utf8: String.UTF8View) -> UInt8 {
         var flags: UInt8 = 0
-        for byte in utf8 where byte &- 0x61 < 26 { flags |= NameTable.upperDefault; break }
+        if utf8.contains(where: { $0 &- 0x61 < 26 }) { flags |= NameTable.upperDefault }
         if let first = utf8.first, first &- 0x41 < 26 { flags |= NameTable.lowerFirstDefault }
         return flags
     }

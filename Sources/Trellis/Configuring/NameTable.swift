@@ -1,11 +1,12 @@
 /// Every name of one context (keys, explicit aliases, default aliases) mapped to its definition:
-/// an immutable open-addressing hash table built once by the configurator, read without a lock.
+/// an immutable open-addressing hash table, read without a lock on every lookup.
 ///
 /// Why not `[String: Int]`: default aliases would cost two extra strings and two dictionary
-/// entries per definition at start-up. Here the hash folds ASCII case, so a key and its default
-/// aliases share one bucket and one entry, and the aliases are compared byte-wise from the key
-/// instead of being stored (Docs/DESIGN.md, "Name table"). Non-ASCII keys, rare, store theirs.
-struct NameTable: Sendable {
+/// entries per definition at start-up, and `String` hashing is SipHash. Here the hash folds ASCII
+/// case, so a key and its default aliases share one entry, and the aliases are compared
+/// byte-wise against the key instead of being stored (Docs/DESIGN.md, "Name table"). Non-ASCII
+/// keys, rare, store theirs as ordinary entries.
+final class NameTable: Sendable {
     static let upperDefault: UInt8 = 1
     static let lowerFirstDefault: UInt8 = 2
 
@@ -20,26 +21,27 @@ struct NameTable: Sendable {
     }
 
     /// What kind of name an entry is.
-    enum Kind: Equatable { case key, explicitAlias, generatedAlias }
+    enum Kind: Equatable, Sendable { case key, explicitAlias, generatedAlias }
 
-    private(set) var entries: ContiguousArray<Entry>
-    private let mask: Int
+    let entries: ContiguousArray<Entry>
+    let mask: Int
     /// Keys by definition index.
     let keys: ContiguousArray<String>
     /// Per definition: which ASCII default aliases its key entry answers to.
-    private(set) var defaultFlags: ContiguousArray<UInt8>
-    /// Names stored explicitly: explicit aliases and non-ASCII default aliases.
-    private(set) var aliasNames: ContiguousArray<String> = []
-    private(set) var aliasKinds: ContiguousArray<Kind> = []
-    private(set) var aliasTargets: ContiguousArray<Int32> = []
+    let defaultFlags: ContiguousArray<UInt8>
+    /// Names stored as entries of their own: explicit aliases and non-ASCII default aliases.
+    let aliasNames: ContiguousArray<String>
+    let aliasKinds: ContiguousArray<Kind>
+    let aliasTargets: ContiguousArray<Int32>
 
-    init(keys: ContiguousArray<String>, expectedAliases: Int) {
-        self.keys = keys
-        var capacity = 16
-        while capacity < (keys.count + expectedAliases) * 2 { capacity <<= 1 }
-        entries = ContiguousArray(repeating: Entry(), count: capacity)
-        mask = capacity - 1
-        defaultFlags = ContiguousArray(repeating: 0, count: keys.count)
+    init(_ builder: NameTableBuilder) {
+        entries = builder.entries
+        mask = builder.entries.count - 1
+        keys = builder.keys
+        defaultFlags = builder.defaultFlags
+        aliasNames = builder.aliasNames
+        aliasKinds = builder.aliasKinds
+        aliasTargets = builder.aliasTargets
     }
 
     // MARK: Lookup (the hot path)
@@ -47,16 +49,20 @@ struct NameTable: Sendable {
     /// The definition answering to `name` (a key or any alias), or `nil`.
     @inline(__always)
     func definition(named name: String) -> Int? {
-        var name = name
-        return name.withUTF8 { bytes -> Int? in
-            let hash = Self.foldedHash(bytes)
-            var bucket = Int(hash) & mask
-            while true {
-                let entry = entries[bucket]
-                if entry.hash == 0 { return nil }
-                if entry.hash == hash, matches(entry, bytes) { return Int(entry.definition) }
-                bucket = (bucket &+ 1) & mask
+        let hash = Self.foldedHash(name.utf8)
+        var bucket = Int(hash) & mask
+        while true {
+            let entry = entries[bucket]
+            if entry.hash == 0 { return nil }
+            if entry.hash == hash {
+                let index = Int(entry.definition)
+                if entry.alias < 0 {
+                    if keys[index] == name || (defaultFlags[index] != 0 && isDefaultAlias(name, of: index)) { return index }
+                } else if aliasNames[Int(entry.alias)] == name {
+                    return index
+                }
             }
+            bucket = (bucket &+ 1) & mask
         }
     }
 
@@ -66,84 +72,18 @@ struct NameTable: Sendable {
         return index
     }
 
-    @inline(__always)
-    private func matches(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        if entry.alias >= 0 { return Self.equal(aliasNames[Int(entry.alias)], name) }
-        let index = Int(entry.definition)
-        var key = keys[index]
-        return key.withUTF8 { key in
-            if Self.equal(key, name) { return true }
-            let flags = defaultFlags[index]
-            if flags == 0 || key.count != name.count { return false }
-            if flags & Self.upperDefault != 0, Self.isUppercase(of: key, name) { return true }
-            return flags & Self.lowerFirstDefault != 0 && Self.isLowercaseFirst(of: key, name)
-        }
+    /// Whether `name` is one of the ASCII default aliases of definition `index`'s key.
+    @inline(never)
+    private func isDefaultAlias(_ name: String, of index: Int) -> Bool {
+        let key = keys[index].utf8, candidate = name.utf8
+        guard key.count == candidate.count, let first = key.first, let candidateFirst = candidate.first else { return false }
+        let flags = defaultFlags[index]
+        if flags & Self.upperDefault != 0, zip(key, candidate).allSatisfy({ Self.asciiUpper($0) == $1 }) { return true }
+        return flags & Self.lowerFirstDefault != 0 && candidateFirst == first | 0x20 && key.dropFirst().elementsEqual(candidate.dropFirst())
     }
 
-    // MARK: Building (the configurator)
-
-    /// Adds a key entry whose ASCII default aliases are implied by `flags`. The caller has
-    /// checked the key and its default aliases against every existing name.
-    mutating func insertKey(definition: Int, flags: UInt8, hash: UInt32) {
-        defaultFlags[definition] = flags
-        place(Entry(hash: hash, definition: Int32(definition), alias: -1))
-    }
-
-    /// Adds a stored name. The caller has checked it against every existing name.
-    mutating func insertAlias(_ name: String, kind: Kind, definition: Int, hash: UInt32) {
-        aliasNames.append(name)
-        aliasKinds.append(kind)
-        aliasTargets.append(Int32(definition))
-        place(Entry(hash: hash, definition: Int32(definition), alias: Int32(aliasNames.count - 1)))
-    }
-
-    private mutating func place(_ entry: Entry) {
-        var bucket = Int(entry.hash) & mask
-        while entries[bucket].hash != 0 { bucket = (bucket &+ 1) & mask }
-        entries[bucket] = entry
-    }
-
-    /// Every name already in the table that is ASCII-case-insensitively equal to `name`, with its
-    /// kind and definition: the only names `name` can clash with.
-    func caseInsensitiveMatches(of name: UnsafeBufferPointer<UInt8>, hash: UInt32) -> [(name: String, kind: Kind, definition: Int)] {
-        var result: [(String, Kind, Int)] = []
-        var bucket = Int(hash) & mask
-        while entries[bucket].hash != 0 {
-            let entry = entries[bucket]
-            bucket = (bucket &+ 1) & mask
-            guard entry.hash == hash else { continue }
-            if entry.alias >= 0 {
-                var alias = aliasNames[Int(entry.alias)]
-                if alias.withUTF8({ Self.foldedEqual($0, name) }) {
-                    result.append((alias, aliasKinds[Int(entry.alias)], Int(entry.definition)))
-                }
-            } else {
-                let index = Int(entry.definition)
-                var key = keys[index]
-                guard key.withUTF8({ Self.foldedEqual($0, name) }) else { continue }
-                result.append((key, .key, index))
-                for alias in Self.asciiDefaults(of: key, flags: defaultFlags[index]) {
-                    result.append((alias, .generatedAlias, index))
-                }
-            }
-        }
-        return result
-    }
-
-    /// The default aliases an ASCII key entry answers to.
-    static func asciiDefaults(of key: String, flags: UInt8) -> [String] {
-        var result: [String] = []
-        if flags & upperDefault != 0 { result.append(String(decoding: key.utf8.map(asciiUpper), as: UTF8.self)) }
-        if flags & lowerFirstDefault != 0 {
-            var bytes = Array(key.utf8)
-            bytes[0] |= 0x20
-            result.append(String(decoding: bytes, as: UTF8.self))
-        }
-        return result
-    }
-
-    /// Every stored and implied name with its kind and definition, in table order.
-    func allNames() -> [(name: String, kind: Kind, definition: Int)] {
+    /// Every implied and stored alias with its kind and definition.
+    func allAliases() -> [(name: String, kind: Kind, definition: Int)] {
         var result: [(String, Kind, Int)] = []
         for (index, key) in keys.enumerated() {
             for alias in Self.asciiDefaults(of: key, flags: defaultFlags[index]) {
@@ -160,7 +100,7 @@ struct NameTable: Sendable {
 
     /// FNV-1a over the bytes with ASCII letters folded to uppercase; never 0.
     @inline(__always)
-    static func foldedHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    static func foldedHash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
         var hash: UInt32 = 2_166_136_261
         for byte in bytes {
             hash = (hash ^ UInt32(asciiUpper(byte))) &* 16_777_619
@@ -171,40 +111,100 @@ struct NameTable: Sendable {
     @inline(__always)
     static func asciiUpper(_ byte: UInt8) -> UInt8 { byte &- 0x61 < 26 ? byte &- 0x20 : byte }
 
-    @inline(__always)
-    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-        return memcmpBytes(pa, pb, a.count)
+    /// Whether two byte sequences are equal once ASCII letters are folded to uppercase.
+    static func foldedEqual<A: Collection<UInt8>, B: Collection<UInt8>>(_ a: A, _ b: B) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { asciiUpper($0) == asciiUpper($1) }
     }
 
-    @inline(__always)
-    private static func equal(_ a: String, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        var a = a
-        return a.withUTF8 { equal($0, b) }
+    /// The default aliases an ASCII key answers to, given its flags.
+    static func asciiDefaults(of key: String, flags: UInt8) -> [String] {
+        var result: [String] = []
+        if flags & upperDefault != 0 { result.append(String(decoding: key.utf8.map(asciiUpper), as: UTF8.self)) }
+        if flags & lowerFirstDefault != 0 {
+            var bytes = Array(key.utf8)
+            bytes[0] |= 0x20
+            result.append(String(decoding: bytes, as: UTF8.self))
+        }
+        return result
+    }
+}
+
+/// The mutable table the configurator fills while it checks names; frozen into a `NameTable`.
+struct NameTableBuilder {
+    private(set) var entries: ContiguousArray<NameTable.Entry>
+    private let mask: Int
+    let keys: ContiguousArray<String>
+    private(set) var defaultFlags: ContiguousArray<UInt8>
+    private(set) var aliasNames: ContiguousArray<String> = []
+    private(set) var aliasKinds: ContiguousArray<NameTable.Kind> = []
+    private(set) var aliasTargets: ContiguousArray<Int32> = []
+
+    init(keys: ContiguousArray<String>, expectedAliases: Int) {
+        self.keys = keys
+        var capacity = 16
+        while capacity < (keys.count + expectedAliases) * 2 { capacity <<= 1 }
+        entries = ContiguousArray(repeating: NameTable.Entry(), count: capacity)
+        mask = capacity - 1
+        defaultFlags = ContiguousArray(repeating: 0, count: keys.count)
     }
 
-    private static func foldedEqual(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard a.count == b.count else { return false }
-        for i in 0..<a.count where asciiUpper(a[i]) != asciiUpper(b[i]) { return false }
-        return true
+    /// Adds a key entry whose ASCII default aliases are implied by `flags`. The caller has checked
+    /// the key and its default aliases against every existing name.
+    mutating func insertKey(definition: Int, flags: UInt8, hash: UInt32) {
+        defaultFlags[definition] = flags
+        place(NameTable.Entry(hash: hash, definition: Int32(definition), alias: -1))
     }
 
-    private static func isUppercase(of key: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        for i in 0..<key.count where asciiUpper(key[i]) != name[i] { return false }
-        return true
+    /// Adds a stored name. The caller has checked it against every existing name.
+    mutating func insertAlias(_ name: String, kind: NameTable.Kind, definition: Int, hash: UInt32) {
+        aliasNames.append(name)
+        aliasKinds.append(kind)
+        aliasTargets.append(Int32(definition))
+        place(NameTable.Entry(hash: hash, definition: Int32(definition), alias: Int32(aliasNames.count - 1)))
     }
 
-    private static func isLowercaseFirst(of key: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name[0] == key[0] | 0x20 else { return false }
-        for i in 1..<key.count where key[i] != name[i] { return false }
-        return true
+    private mutating func place(_ entry: NameTable.Entry) {
+        var bucket = Int(entry.hash) & mask
+        while entries[bucket].hash != 0 { bucket = (bucket &+ 1) & mask }
+        entries[bucket] = entry
     }
 
-    @inline(__always)
-    private static func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        if a == b { return true }
-        for i in 0..<count where a[i] != b[i] { return false }
-        return true
+    /// The definition whose key is exactly `key`, or `nil`.
+    func definition(withKey key: String) -> Int? {
+        let hash = NameTable.foldedHash(key.utf8)
+        var bucket = Int(hash) & mask
+        while entries[bucket].hash != 0 {
+            let entry = entries[bucket]
+            if entry.hash == hash, entry.alias < 0, keys[Int(entry.definition)] == key { return Int(entry.definition) }
+            bucket = (bucket &+ 1) & mask
+        }
+        return nil
+    }
+
+    /// Every name already in the table that is ASCII-case-insensitively equal to `name`, with its
+    /// kind and definition: the only names `name` can clash with.
+    func caseInsensitiveMatches(of name: String.UTF8View, hash: UInt32) -> [(name: String, kind: NameTable.Kind, definition: Int)] {
+        var result: [(String, NameTable.Kind, Int)] = []
+        var bucket = Int(hash) & mask
+        while entries[bucket].hash != 0 {
+            let entry = entries[bucket]
+            bucket = (bucket &+ 1) & mask
+            guard entry.hash == hash else { continue }
+            if entry.alias >= 0 {
+                let alias = aliasNames[Int(entry.alias)]
+                if NameTable.foldedEqual(alias.utf8, name) {
+                    result.append((alias, aliasKinds[Int(entry.alias)], Int(entry.definition)))
+                }
+            } else {
+                let index = Int(entry.definition)
+                let key = keys[index]
+                guard NameTable.foldedEqual(key.utf8, name) else { continue }
+                result.append((key, .key, index))
+                for alias in NameTable.asciiDefaults(of: key, flags: defaultFlags[index]) {
+                    result.append((alias, .generatedAlias, index))
+                }
+            }
+        }
+        return result
     }
 }

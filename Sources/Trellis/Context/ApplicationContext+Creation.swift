@@ -22,6 +22,10 @@ extension ApplicationContext {
             case let .creating(owner), let .injecting(owner, _):
                 if let cycle = waitCycle(from: slot, owner: owner, stack) {
                     if case let .injecting(_, early) = slot.phase {
+                        if let taker = stack.frames.last {
+                            let context = taker.context.takeUnretainedValue()
+                            if context.scopes[taker.definition].isSingleton { slot.earlyTakers.append((context, taker.definition)) }
+                        }
                         lock.unlock()
                         return early
                     }
@@ -49,51 +53,62 @@ extension ApplicationContext {
             guard let waited = current.waitingFor, let next = waited.owner else { return nil }
             chain.append(waited.key)
             current = next
-            if chain.count > 100_000 { return nil }
         }
         return stack.path + chain
     }
 
     private func createSingleton(_ index: Int, _ slot: Slot, _ stack: CreationStack) throws(ContextError) -> AnyBox {
         let lock = Coordinator.lock
-        let maker = configuration.definitions[index].maker
         stack.push(self, index)
         defer { stack.pop() }
         let box: AnyBox
         do {
-            let made = try call(maker.makeAny, index, stack)
-            box = maker.box(made)
+            box = try makers[index].makeBox(self, index, stack)
             lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
             try injectMade(box.anyValue, index, stack)
         } catch {
             lock.withLock {
                 slot.phase = .idle
+                for taker in slot.earlyTakers { taker.context.unmake(taker.index) }
+                slot.earlyTakers = []
                 lock.broadcast()
             }
             throw error
         }
         lock.withLock {
+            slot.earlyTakers = []
             slot.instance.store(Unmanaged.passRetained(box), ordering: .releasing)
+            published[index].store(UnsafeRawPointer(box.pointer), ordering: .releasing)
             slot.phase = .idle
             lock.broadcast()
         }
-        slot.edgesRecorded.store(true, ordering: .relaxed)
-        stack.startup?.madeWhileStarting(configuration.table.keys[index], in: self, depth: stack.frames.count)
+        edgesRecorded[index].store(true, ordering: .relaxed)
+        stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.frames.count)
         return box
     }
 
-    /// Makes and injects a prototype of definition `index` with `make`.
-    func makePrototype<T>(_ index: Int, _ stack: CreationStack, _ make: (Resolver) throws -> T) throws(ContextError) -> T {
+    /// Forgets the made singleton of definition `index`, so the next lookup makes it again.
+    /// Called with `Coordinator.lock` held. The box is kept until the context is released:
+    /// another thread may still be copying the value out of it.
+    func unmake(_ index: Int) {
+        let slot = slots[index]
+        guard let box = slot.instance.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        published[index].store(nil, ordering: .releasing)
+        records.keepUntilReleased(box.takeRetainedValue())
+    }
+
+    /// Runs `body`, which makes a prototype of definition `index`, with the definition on the
+    /// resolution path; a prototype already on the path is a cycle.
+    @inline(__always)
+    func withPrototypeFrame<R>(_ index: Int, _ stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
         if stack.contains(self, index) {
-            throw .circularDependency(path: stack.path + [configuration.table.keys[index]])
+            throw .circularDependency(path: stack.path + [table.keys[index]])
         }
         stack.push(self, index)
         defer { stack.pop() }
-        let made = try call(make, index, stack)
-        try injectMade(made, index, stack)
-        let slot = slots[index]
-        if !slot.edgesRecorded.load(ordering: .relaxed) { slot.edgesRecorded.store(true, ordering: .relaxed) }
-        stack.startup?.madeWhileStarting(configuration.table.keys[index], in: self, depth: stack.frames.count)
+        let made = try body()
+        if !edgesRecorded[index].load(ordering: .relaxed) { edgesRecorded[index].store(true, ordering: .relaxed) }
+        if let startup = stack.startup { startup.madeWhileStarting(table.keys[index], in: self, depth: stack.frames.count) }
         return made
     }
 
@@ -101,13 +116,13 @@ extension ApplicationContext {
     /// unchanged (its path already says where it came from); anything else the closure throws
     /// becomes `creationFailed` with the path.
     @inline(__always)
-    private func call<T>(_ make: (Resolver) throws -> T, _ index: Int, _ stack: CreationStack) throws(ContextError) -> T {
+    func call<T>(_ make: (Resolver) throws -> T, _ index: Int, _ stack: CreationStack) throws(ContextError) -> T {
         do {
             return try make(Resolver(context: self, requester: index))
         } catch let error as ContextError {
             throw error
         } catch {
-            throw .creationFailed(key: configuration.table.keys[index], path: stack.path, underlying: error)
+            throw .creationFailed(key: table.keys[index], path: stack.path, underlying: error)
         }
     }
 }

@@ -11,19 +11,13 @@ extension ApplicationContext {
     ///   answers to the name, ``ContextError/typeMismatch(key:expected:actual:path:)`` when the
     ///   object is not a `T`, and any error of making it (``ContextError/creationFailed(key:path:underlying:)``,
     ///   ``ContextError/circularDependency(path:)``, …).
+    @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
-        var context = self
-        while true {
-            if let index = context.configuration.table.definition(named: keyOrAlias) {
-                if let box = context.slots[index].madeBox, box.typeID == ObjectIdentifier(T.self) {
-                    return unsafeDowncast(box, to: Box<T>.self).value
-                }
-                return try context.resolve(index, as: T.self)
-            }
-            guard let parent = context.parent else { break }
-            context = parent
+        // Inlined so the caller's specialisation copies the value straight out of the cache.
+        if let made = _madeObject(named: keyOrAlias, type: ObjectIdentifier(T.self)) {
+            return made.assumingMemoryBound(to: T.self).pointee
         }
-        throw noSuchObject(keyOrAlias)
+        return try _object(named: keyOrAlias, as: T.self, requester: nil)
     }
 
     /// Whether this context or one of its parents answers to `keyOrAlias`.
@@ -31,58 +25,105 @@ extension ApplicationContext {
         locate(keyOrAlias) != nil
     }
 
-    /// The context in the chain that answers to `name`, and the definition there.
-    func locate(_ name: String) -> (context: ApplicationContext, index: Int)? {
-        for context in chain {
-            if let index = context.configuration.table.definition(named: name) { return (context, index) }
+    /// The hot path: the made singleton named `name` if it is of type `type`, else `nil` (not
+    /// found, not made, a prototype, or another type: the slow path sorts it out). No lock, no
+    /// allocation, no reference counting.
+    @usableFromInline
+    func _madeObject(named name: String, type: ObjectIdentifier) -> UnsafeRawPointer? {
+        unowned(unsafe) var context = self
+        while true {
+            if let index = context.table.definition(named: name) {
+                guard context.typeIDs[index] == type else { return nil }
+                return context.published[index].load(ordering: .acquiring)
+            }
+            guard let parent = context.parent else { return nil }
+            context = parent
+        }
+    }
+
+    /// `_madeObject` for a definition's closure lookup, which also records the dependency edge
+    /// the first time the requesting definition is made.
+    @usableFromInline
+    func _madeObject(named name: String, type: ObjectIdentifier, requester: Int) -> UnsafeRawPointer? {
+        unowned(unsafe) var context = self
+        var depth = 0
+        while true {
+            if let index = context.table.definition(named: name) {
+                if !edgesRecorded[requester].load(ordering: .relaxed) {
+                    records.record(Edge(from: requester, depth: depth, to: index, label: nil))
+                }
+                guard context.typeIDs[index] == type else { return nil }
+                return context.published[index].load(ordering: .acquiring)
+            }
+            guard let parent = context.parent else { return nil }
+            context = parent
+            depth += 1
+        }
+    }
+
+    /// The slow path of a lookup: find, make if needed, type-check.
+    @usableFromInline
+    func _object<T>(named name: String, as type: T.Type, requester: Int?) throws(ContextError) -> T {
+        guard let found = locate(name) else { throw noSuchObject(name) }
+        if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
+            records.record(Edge(from: requester, depth: found.depth, to: found.index, label: nil))
+        }
+        return try found.context.resolve(found.index, as: T.self)
+    }
+
+    /// The context in the chain that answers to `name`, the definition there, and how many
+    /// levels up the chain it is.
+    func locate(_ name: String) -> (context: ApplicationContext, index: Int, depth: Int)? {
+        for (depth, context) in chain.enumerated() {
+            if let index = context.table.definition(named: name) { return (context, index, depth) }
         }
         return nil
     }
 
-    /// Looks up `name` for the definition `requester` of this context (a closure lookup or an
-    /// injected property), recording the dependency edge for the graph.
-    func object<T>(_ name: String, as type: T.Type, requester: Int?, label: String?) throws(ContextError) -> T {
-        var context = self
-        var depth = 0
-        while true {
-            if let index = context.configuration.table.definition(named: name) {
-                if let requester, !slots[requester].edgesRecorded.load(ordering: .relaxed) {
-                    records.record(Edge(from: requester, depth: depth, to: index, label: label))
-                }
-                if let box = context.slots[index].madeBox, box.typeID == ObjectIdentifier(T.self) {
-                    return unsafeDowncast(box, to: Box<T>.self).value
-                }
-                return try context.resolve(index, as: T.self)
-            }
-            guard let parent = context.parent else { break }
-            context = parent
-            depth += 1
-        }
-        throw noSuchObject(name)
-    }
-
-    /// The object of definition `index`, made if needed (the slow path of a lookup).
+    /// The object of definition `index`, made if needed.
     func resolve<T>(_ index: Int, as type: T.Type) throws(ContextError) -> T {
+        let typeID = ObjectIdentifier(T.self)
+        if typeIDs[index] == typeID, let made = published[index].load(ordering: .acquiring) {
+            return made.assumingMemoryBound(to: T.self).pointee
+        }
         let stack = ThreadLocal.creationStack
-        if configuration.definitions[index].scope == .prototype {
-            let maker = configuration.definitions[index].maker
-            if maker.objectTypeID == ObjectIdentifier(T.self) {
-                return try makePrototype(index, stack, unsafeDowncast(maker, to: TypedMaker<T>.self).make)
+        if stack.frames.count >= stack.nextFreshStack {
+            return try resolveOnFreshStack(index, as: T.self, stack)
+        }
+        if scopes[index] == .prototype {
+            let maker = makers[index]
+            return try withPrototypeFrame(index, stack) { () throws(ContextError) -> T in
+                guard maker.objectTypeID == typeID else {
+                    return try cast(maker.makeAny(self, index, stack), key: index, stack)
+                }
+                return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+                    let result = buffer.baseAddress!
+                    try maker.make(into: UnsafeMutableRawPointer(result), self, index, stack)
+                    return result.move()
+                }
             }
-            let made = try makePrototype(index, stack, maker.makeAny)
-            return try cast(made, key: index, stack)
         }
         let box = try singletonBox(index, stack)
-        if box.typeID == ObjectIdentifier(T.self) { return unsafeDowncast(box, to: Box<T>.self).value }
+        if box.typeID == typeID { return box.pointer.assumingMemoryBound(to: T.self).pointee }
         return try cast(box.anyValue, key: index, stack)
+    }
+
+    /// `resolve` one level deeper than the current thread should go, on a fresh thread.
+    @inline(never)
+    private func resolveOnFreshStack<T>(_ index: Int, as type: T.Type, _ stack: CreationStack) throws(ContextError) -> T {
+        let saved = stack.nextFreshStack
+        stack.nextFreshStack = stack.frames.count + FreshStack.framesPerThread
+        defer { stack.nextFreshStack = saved }
+        return try FreshStack.run(continuing: stack) { () throws(ContextError) -> T in try resolve(index, as: T.self) }
     }
 
     /// `value` as a `T`, or the `typeMismatch` error for definition `index`.
     func cast<T>(_ value: Any, key index: Int, _ stack: CreationStack) throws(ContextError) -> T {
         if let typed = value as? T { return typed }
-        throw .typeMismatch(
-            key: configuration.table.keys[index], expected: String(reflecting: T.self),
-            actual: String(reflecting: Swift.type(of: value)), path: stack.path + [configuration.table.keys[index]])
+        let key = table.keys[index]
+        var path = stack.path
+        if path.last != key || stack.frames.last?.definition != index { path.append(key) }
+        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: path)
     }
 
     @inline(never)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Holds a factory's definitions, makes and caches their objects, and looks them up by key or
 /// alias, falling back to its parent context.
 ///
@@ -18,9 +20,21 @@ public final class ApplicationContext: Sendable {
     public let parent: ApplicationContext?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
-    let slots: [Slot]
+    let table: NameTable
+    let typeIDs: ContiguousArray<ObjectIdentifier>
+    let makers: ContiguousArray<AnyMaker>
+    let scopes: ContiguousArray<Scope>
+    let slots: ContiguousArray<Slot>
+    /// Per definition: the made singleton's value (as its declared type), published once with
+    /// release ordering and read with acquire ordering: the lock-free hot path.
+    // Safe: the buffer is allocated in init, freed in deinit, and only ever accessed through the
+    // `Atomic` elements it holds.
+    nonisolated(unsafe) let published: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
+    /// Per definition: set once it was made successfully, so its dependency edges are recorded.
+    // Safe: as `published`.
+    nonisolated(unsafe) let edgesRecorded: UnsafeMutablePointer<Atomic<Bool>>
     let records = ContextRecords()
-    /// The scratch context `validate()` runs in records problems instead of throwing.
+    /// The scratch context `validate()` runs in is not started.
     let isValidation: Bool
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
@@ -52,13 +66,32 @@ public final class ApplicationContext: Sendable {
         name = configurator.contextName
         self.parent = parent
         configuration = configurator
-        slots = configurator.table.keys.map(Slot.init(key:))
+        table = configurator.table
+        typeIDs = configurator.objectTypeIDs
+        makers = ContiguousArray(configurator.definitions.map(\.maker))
+        scopes = ContiguousArray(configurator.definitions.map(\.scope))
+        slots = ContiguousArray(configurator.table.keys.map(Slot.init(key:)))
+        let count = configurator.definitions.count
+        published = .allocate(capacity: max(count, 1))
+        edgesRecorded = .allocate(capacity: max(count, 1))
+        for index in 0..<count {
+            (published + index).initialize(to: Atomic(nil))
+            (edgesRecorded + index).initialize(to: Atomic(false))
+        }
         self.isValidation = isValidation
         if !isValidation { try start() }
     }
 
+    deinit {
+        let count = configuration.definitions.count
+        published.deinitialize(count: count)
+        published.deallocate()
+        edgesRecorded.deinitialize(count: count)
+        edgesRecorded.deallocate()
+    }
+
     /// The keys of this context's own definitions, in declaration order.
-    public var keys: [String] { configuration.keys }
+    public var keys: [String] { Array(table.keys) }
 
     /// This context, then its parent, grandparent, … .
     var chain: UnfoldSequence<ApplicationContext, (ApplicationContext?, Bool)> {
@@ -77,7 +110,7 @@ public final class ApplicationContext: Sendable {
             let began = ContinuousClock.now
             _ = try singletonBox(index, stack)
             let took = ContinuousClock.now - began
-            records.appendStartup(StartupReport.Entry(key: configuration.table.keys[index], duration: took, pulledIn: collector.pulledIn))
+            records.appendStartup(StartupReport.Entry(key: table.keys[index], duration: took, pulledIn: collector.pulledIn))
         }
     }
 }

@@ -4,8 +4,9 @@
 /// the objects being made on a thread form a stack and a per-thread stack is exactly the
 /// resolution path: cycle detection and error paths read it, and no lookup allocates one.
 final class CreationStack: @unchecked Sendable {
-    // Safe: `frames`, `injectInits` and `startup` are touched only by the thread that owns the
-    // stack (it is thread-local). Other threads read `waitingFor` and compare stack identities
+    // Safe: `frames`, `injectInits`, `startup`, `problems` and `nextFreshStack` are touched only
+    // by the thread that owns the stack (it is thread-local; a `FreshStack` thread adopts it
+    // only while its owner is blocked joining that thread). Other threads read `waitingFor` and compare stack identities
     // for deadlock detection, and only while holding `Coordinator.lock`, which guards `waitingFor`.
     struct Frame {
         /// Unretained: the context is kept alive by the lookup that pushed the frame.
@@ -14,7 +15,7 @@ final class CreationStack: @unchecked Sendable {
         /// `injectInits` of the frame below, restored on pop.
         let savedInjectInits: Int
 
-        var key: String { context.takeUnretainedValue().configuration.table.keys[definition] }
+        var key: String { context.takeUnretainedValue().table.keys[definition] }
     }
 
     var frames: [Frame] = []
@@ -26,6 +27,8 @@ final class CreationStack: @unchecked Sendable {
     var startup: StartupCollector?
     /// Set while `validate()` runs on this thread: problems are collected, not thrown.
     var problems: ProblemCollector?
+    /// The depth at which the next lookup moves to a fresh thread (see `FreshStack`).
+    var nextFreshStack = FreshStack.framesPerThread
 
     init() { frames.reserveCapacity(16) }
 

@@ -8,16 +8,25 @@
 /// A resolver is meant for the duration of the closure; keep the objects, not the resolver.
 /// It is `Sendable`, so a `@MainActor` closure may use it too.
 public struct Resolver: Sendable {
-    let context: ApplicationContext
-    let requester: Int
+    @usableFromInline let context: ApplicationContext
+    @usableFromInline let requester: Int
+
+    init(context: ApplicationContext, requester: Int) {
+        self.context = context
+        self.requester = requester
+    }
 
     /// The object named `keyOrAlias`, as ``ApplicationContext/object(_:as:)`` finds it from the
     /// context owning this definition.
     ///
     /// - Throws: ``ContextError``; let it propagate out of the closure unchanged, it already
     ///   carries the whole resolution path.
+    @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
-        try context.object(keyOrAlias, as: T.self, requester: requester, label: nil)
+        if let made = context._madeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), requester: requester) {
+            return made.assumingMemoryBound(to: T.self).pointee
+        }
+        return try context._object(named: keyOrAlias, as: T.self, requester: requester)
     }
 
     /// Whether the owning context or one of its parents answers to `keyOrAlias`.

@@ -1,13 +1,12 @@
 import Synchronization
 
-/// The per-context state of one definition: the made singleton, and caches that keep repeated
-/// creations cheap.
+/// The creation state of one definition in one context, used off the hot path: the lookup of a
+/// made singleton reads the context's `published` pointers instead.
 ///
-/// The made singleton is published once through `instance` (release) and read without a lock
-/// (acquire): the hot path of a lookup. Everything else about creation is guarded by
-/// `Coordinator.lock`, taken only while a singleton is being made.
+/// Everything about creation is guarded by `Coordinator.lock`, taken only while a singleton is
+/// being made.
 final class Slot: @unchecked Sendable {
-    // Safe: `phase` is read and written only while holding `Coordinator.lock`; the other stored
+    // Safe: `phase` and `earlyTakers` are used only while holding `Coordinator.lock`; the other stored
     // properties are atomics or immutable.
     enum Phase {
         case idle
@@ -23,9 +22,10 @@ final class Slot: @unchecked Sendable {
     let instance = Atomic<Unmanaged<AnyBox>?>(nil)
     /// The injection plan of the type this definition made last; plans are immortal.
     let plan = Atomic<Unmanaged<InjectionPlan>?>(nil)
-    /// Set once the definition was made successfully: its dependency edges are recorded.
-    let edgesRecorded = Atomic<Bool>(false)
     var phase = Phase.idle
+    /// Singletons that were handed this slot's early object while it was being injected: if its
+    /// injection then fails, they hold an object that was never finished, and are un-made too.
+    var earlyTakers: [(context: ApplicationContext, index: Int)] = []
 
     init(key: String) { self.key = key }
 
@@ -34,7 +34,6 @@ final class Slot: @unchecked Sendable {
     }
 
     /// The made singleton, if any.
-    @inline(__always)
     var madeBox: AnyBox? { instance.load(ordering: .acquiring)?.takeUnretainedValue() }
 
     /// The thread making this singleton, if one is.

@@ -1,9 +1,10 @@
 /// The type-erased creation closure of one definition.
 ///
-/// A class, not a closure, so the lookup path can recover the typed closure with one identity
-/// comparison and `unsafeDowncast` instead of a dynamic cast of an `Any`.
+/// A class rather than a closure so that the context can make an object into memory of the
+/// caller's type without boxing it in an `Any`: `TypedMaker<Object>` knows `Object`, the caller
+/// knows `T`, and one identity comparison of the two types joins them.
 class AnyMaker: @unchecked Sendable {
-    // Safe: every stored property, here and in the subclasses, is an immutable `let` of a
+    // Safe: every stored property, here and in the subclass, is an immutable `let` of a
     // `Sendable` type; the class is non-final only so that `TypedMaker<Object>` can specialise it.
     let objectType: Any.Type
     let objectTypeID: ObjectIdentifier
@@ -13,19 +14,25 @@ class AnyMaker: @unchecked Sendable {
         self.objectTypeID = ObjectIdentifier(objectType)
     }
 
-    /// Makes the object; rethrows whatever the user's closure throws.
-    func makeAny(_ resolver: Resolver) throws -> Any {
+    /// Makes and injects an object of definition `index` of `context`, and moves it into `result`,
+    /// which must be uninitialised memory for an `Object`.
+    func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        fatalError("Trellis internal error: AnyMaker.make(into:) must be overridden")
+    }
+
+    /// Makes an object (not injected yet) and boxes it for caching as a singleton.
+    func makeBox(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
+        fatalError("Trellis internal error: AnyMaker.makeBox must be overridden")
+    }
+
+    /// Makes and injects an object, returned as `Any` (lookups whose type is not `Object`).
+    func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
         fatalError("Trellis internal error: AnyMaker.makeAny must be overridden")
     }
 
     /// Whether the declared type alone proves that every object made is a `T`.
     func declaresKind<T>(of type: T.Type) -> Bool {
         fatalError("Trellis internal error: AnyMaker.declaresKind must be overridden")
-    }
-
-    /// A box holding `object`, which must have been made by this maker.
-    func box(_ object: Any) -> AnyBox {
-        fatalError("Trellis internal error: AnyMaker.box must be overridden")
     }
 }
 
@@ -39,29 +46,54 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
         super.init(objectType: Object.self)
     }
 
-    override func makeAny(_ resolver: Resolver) throws -> Any { try make(resolver) }
+    override func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        let made = try context.call(make, index, stack)
+        try context.injectMade(made, index, stack)
+        result.initializeMemory(as: Object.self, to: made)
+    }
+
+    override func makeBox(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
+        Box(try context.call(make, index, stack))
+    }
+
+    override func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
+        let made = try context.call(make, index, stack)
+        try context.injectMade(made, index, stack)
+        return made
+    }
 
     override func declaresKind<T>(of type: T.Type) -> Bool { Object.self is T.Type }
-
-    override func box(_ object: Any) -> AnyBox { Box<Object>(object as! Object) }
 }
 
-/// A made singleton, type-erased; `Box<Object>` holds it typed.
+/// A made singleton, type-erased: its value lives at `pointer`, as the box's `Object` type.
 class AnyBox: @unchecked Sendable {
     // Safe: immutable after init. The boxed object itself is the user's: the context only hands
-    // out references to it and never reads or writes it after injection (Docs/Concurrency.md).
+    // out copies of the reference and never reads or writes the object after injecting it.
     let typeID: ObjectIdentifier
-    init(typeID: ObjectIdentifier) { self.typeID = typeID }
+    /// The value, of the type identified by `typeID`; valid for the box's lifetime.
+    let pointer: UnsafeMutableRawPointer
+
+    init(typeID: ObjectIdentifier, pointer: UnsafeMutableRawPointer) {
+        self.typeID = typeID
+        self.pointer = pointer
+    }
+
     var anyValue: Any { fatalError("Trellis internal error: AnyBox.anyValue must be overridden") }
 }
 
 /// A made singleton of a definition whose objects are `Object`s.
 final class Box<Object>: AnyBox, @unchecked Sendable {
     // Safe: see `AnyBox`.
-    let value: Object
     init(_ value: Object) {
-        self.value = value
-        super.init(typeID: ObjectIdentifier(Object.self))
+        let storage = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        storage.initialize(to: value)
+        super.init(typeID: ObjectIdentifier(Object.self), pointer: UnsafeMutableRawPointer(storage))
     }
-    override var anyValue: Any { value }
+
+    deinit {
+        pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    override var anyValue: Any { pointer.assumingMemoryBound(to: Object.self).pointee }
 }

@@ -4,7 +4,7 @@ extension ApplicationContext: CustomStringConvertible {
     public var description: String {
         var rows = [["key", "scope", "aliases", "type", "made", "context"]]
         for context in chain {
-            let aliases = context.configuration.table.allNames()
+            let aliases = context.configuration.table.allAliases()
             for (index, definition) in context.configuration.definitions.enumerated() {
                 let mine = aliases.filter { $0.definition == index }
                 let names = mine.filter { $0.kind == .explicitAlias }.map(\.name) + mine.filter { $0.kind == .generatedAlias }.map(\.name)

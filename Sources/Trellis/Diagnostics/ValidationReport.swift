@@ -8,7 +8,7 @@
 public struct ValidationReport: Sendable, CustomStringConvertible {
     /// Every distinct problem found, in the order found; empty for a healthy factory.
     public let problems: [ContextError]
-    private let scratch: ApplicationContext?
+    let scratch: ApplicationContext?
 
     init(problems: [ContextError], scratch: ApplicationContext?) {
         self.problems = problems
@@ -43,7 +43,8 @@ extension ApplicationContext {
         let collected = factory.definitions
         let (configurator, problems) = ConfiguratorFromFactory.collecting(name: factory.contextName, collected)
         guard let configurator else { return ValidationReport(problems: problems, scratch: nil) }
-        return validate(configurator, parent: parent)
+        let report = validate(configurator, parent: parent)
+        return ValidationReport(problems: problems + report.problems, scratch: report.scratch)
     }
 
     /// Validates a scratch copy of this context, built from the same configuration and parent;

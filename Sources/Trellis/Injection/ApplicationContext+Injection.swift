@@ -21,7 +21,7 @@ extension ApplicationContext {
         let typeID = ObjectIdentifier(type(of: made as Any))
         if let cached = slots[index].plan.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
             if cached.isEmpty { return }
-            try applyMade(cached, made, index, stack)
+            try applyMade(cached, made as AnyObject, index, stack)
             return
         }
         try injectMadeSlow(made, index, stack)
@@ -32,17 +32,17 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: made as Any))
         slots[index].plan.store(Unmanaged.passUnretained(plan), ordering: .releasing)
         if plan.isEmpty { return }
-        try applyMade(plan, made, index, stack)
+        try applyMade(plan, made as AnyObject, index, stack)
     }
 
-    private func applyMade<T>(_ plan: InjectionPlan, _ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+    private func applyMade(_ plan: InjectionPlan, _ made: AnyObject, _ index: Int, _ stack: CreationStack) throws(ContextError) {
         if plan.reportsNoFields {
             // No fields visible: either the class has none, or reflection metadata is stripped.
             // Wrappers initialised while making it tell the two apart.
             if stack.injectInits > 0 { throw .reflectionUnavailable(type: plan.typeName) }
             if !plan.isAware { return }
         }
-        try apply(plan, to: made as AnyObject, requester: index)
+        try apply(plan, to: made, requester: index)
     }
 
     private func apply(_ plan: InjectionPlan, to object: AnyObject, requester: Int?) throws(ContextError) {
@@ -58,5 +58,15 @@ extension ApplicationContext {
             }
         }
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+    }
+
+    /// The object an `@Inject` property named `property` of definition `requester` gets for
+    /// `key`, or `nil` when no context in the chain answers to `key`.
+    func injectedObject<Value>(_ key: String, as type: Value.Type, requester: Int?, property: String) throws(ContextError) -> Value? {
+        guard let found = locate(key) else { return nil }
+        if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
+            records.record(Edge(from: requester, depth: found.depth, to: found.index, label: property))
+        }
+        return try found.context.resolve(found.index, as: Value.self)
     }
 }

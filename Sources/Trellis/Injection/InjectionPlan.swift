@@ -71,20 +71,26 @@ extension Inject: InjectableField {
         let field = address.assumingMemoryBound(to: Inject<Value>.self)
         guard case let .pending(fallback) = field.pointee.storage else { return }
         let key = field.pointee.key ?? property
-        let optionalNone = OptionalNone.value(of: Value.self)
-        guard context.contains(key) else {
-            if fallback != nil { return }
-            if let optionalNone {
-                field.pointee.storage = .value(optionalNone)
-                return
-            }
-            throw .unresolvedInjection(type: ownerName, property: property, key: key)
-        }
         if field.pointee.isLazy {
-            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: fallback ?? optionalNone, property: property))
+            guard context.contains(key) else {
+                if fallback != nil { return }
+                if let none = OptionalNone.value(of: Value.self) {
+                    field.pointee.storage = .value(none)
+                    return
+                }
+                throw .unresolvedInjection(type: ownerName, property: property, key: key)
+            }
+            let lazy = LazyInjection(context: context, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), property: property)
+            field.pointee.storage = .lazy(lazy)
             return
         }
-        let value = try context.object(key, as: Value.self, requester: requester, label: property)
-        field.pointee.storage = .value(value)
+        if let value = try context.injectedObject(key, as: Value.self, requester: requester, property: property) {
+            field.pointee.storage = .value(value)
+        } else if fallback == nil {
+            guard let none = OptionalNone.value(of: Value.self) else {
+                throw .unresolvedInjection(type: ownerName, property: property, key: key)
+            }
+            field.pointee.storage = .value(none)
+        }
     }
 }

@@ -33,6 +33,12 @@ enum ThreadLocal {
         return makeCreationStack()
     }
 
+    /// Makes `stack` the calling thread's creation stack (a fresh thread continuing a deep
+    /// resolution); released when the thread exits.
+    static func adopt(_ stack: CreationStack) {
+        pthread_setspecific(key, Unmanaged.passRetained(stack).toOpaque())
+    }
+
     @inline(never)
     private static func makeCreationStack() -> CreationStack {
         let stack = CreationStack()
