@@ -22,10 +22,6 @@ extension ApplicationContext {
             case let .creating(owner), let .injecting(owner, _):
                 if let cycle = waitCycle(from: slot, owner: owner, stack) {
                     if case let .injecting(_, early) = slot.phase {
-                        if let taker = stack.frames.last {
-                            let context = taker.context.takeUnretainedValue()
-                            if context.scopes[taker.definition].isSingleton { slot.earlyTakers.append((context, taker.definition)) }
-                        }
                         lock.unlock()
                         return early
                     }
@@ -57,6 +53,12 @@ extension ApplicationContext {
         return stack.path + chain
     }
 
+    /// Makes, injects and publishes the singleton of definition `index`.
+    ///
+    /// The singleton is cached for this thread before its properties are injected, so singletons
+    /// may reference each other through properties. Singletons made while another one on this
+    /// thread is still being injected may hold its unfinished object, so they are published only
+    /// when the outermost one is done, all together; if it fails, none of them is kept.
     private func createSingleton(_ index: Int, _ slot: Slot, _ stack: CreationStack) throws(ContextError) -> AnyBox {
         let lock = Coordinator.lock
         stack.push(self, index)
@@ -64,42 +66,53 @@ extension ApplicationContext {
         let box: AnyBox
         do {
             box = try makers[index].makeBox(self, index, stack)
-            lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
-            try injectMade(box.anyValue, index, stack)
         } catch {
             lock.withLock {
                 slot.phase = .idle
-                for taker in slot.earlyTakers { taker.context.unmake(taker.index) }
-                slot.earlyTakers = []
                 lock.broadcast()
             }
             throw error
         }
-        lock.withLock {
-            slot.earlyTakers = []
-            slot.instance.store(Unmanaged.passRetained(box), ordering: .releasing)
-            published[index].store(UnsafeRawPointer(box.pointer), ordering: .releasing)
-            slot.phase = .idle
-            lock.broadcast()
+        lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
+        stack.state.pointee.injectingSingletons += 1
+        do {
+            try injectMade(box.anyValue, index, stack)
+        } catch {
+            stack.state.pointee.injectingSingletons -= 1
+            lock.withLock {
+                slot.phase = .idle
+                if stack.state.pointee.injectingSingletons == 0 {
+                    for pending in stack.state.pointee.unpublished { pending.context.slots[pending.index].phase = .idle }
+                    stack.state.pointee.unpublished.removeAll()
+                }
+                lock.broadcast()
+            }
+            throw error
+        }
+        stack.state.pointee.injectingSingletons -= 1
+        stack.state.pointee.unpublished.append((self, index, box))
+        if stack.state.pointee.injectingSingletons == 0 {
+            lock.withLock {
+                for pending in stack.state.pointee.unpublished { pending.context.publish(pending.index, pending.box) }
+                stack.state.pointee.unpublished.removeAll()
+                lock.broadcast()
+            }
         }
         edgesRecorded[index].store(true, ordering: .relaxed)
-        stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.frames.count)
+        stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.depth)
         return box
     }
 
-    /// Forgets the made singleton of definition `index`, so the next lookup makes it again.
-    /// Called with `Coordinator.lock` held. The box is kept until the context is released:
-    /// another thread may still be copying the value out of it.
-    func unmake(_ index: Int) {
+    /// Makes `box` the made singleton of definition `index`. Called with `Coordinator.lock` held.
+    private func publish(_ index: Int, _ box: AnyBox) {
         let slot = slots[index]
-        guard let box = slot.instance.exchange(nil, ordering: .acquiringAndReleasing) else { return }
-        published[index].store(nil, ordering: .releasing)
-        records.keepUntilReleased(box.takeRetainedValue())
+        slot.instance.store(Unmanaged.passRetained(box), ordering: .releasing)
+        published[index].store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+        slot.phase = .idle
     }
 
     /// Runs `body`, which makes a prototype of definition `index`, with the definition on the
     /// resolution path; a prototype already on the path is a cycle.
-    @inline(__always)
     func withPrototypeFrame<R>(_ index: Int, _ stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
         if stack.contains(self, index) {
             throw .circularDependency(path: stack.path + [table.keys[index]])
@@ -108,7 +121,7 @@ extension ApplicationContext {
         defer { stack.pop() }
         let made = try body()
         if !edgesRecorded[index].load(ordering: .relaxed) { edgesRecorded[index].store(true, ordering: .relaxed) }
-        if let startup = stack.startup { startup.madeWhileStarting(table.keys[index], in: self, depth: stack.frames.count) }
+        if let startup = stack.startup { startup.madeWhileStarting(table.keys[index], in: self, depth: stack.depth) }
         return made
     }
 

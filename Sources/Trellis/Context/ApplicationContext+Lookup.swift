@@ -13,11 +13,18 @@ extension ApplicationContext {
     ///   ``ContextError/circularDependency(path:)``, …).
     @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
-        // Inlined so the caller's specialisation copies the value straight out of the cache.
+        // Inlined so the caller's specialisation copies a made singleton straight out of the
+        // cache, and has a prototype made straight into its own stack memory.
         if let made = _madeObject(named: keyOrAlias, type: ObjectIdentifier(T.self)) {
             return made.assumingMemoryBound(to: T.self).pointee
         }
-        return try _object(named: keyOrAlias, as: T.self, requester: nil)
+        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+            let result = buffer.baseAddress!
+            if try _makeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: nil) {
+                return result.move()
+            }
+            return try _object(named: keyOrAlias, as: T.self, requester: nil)
+        }
     }
 
     /// Whether this context or one of its parents answers to `keyOrAlias`.
@@ -61,6 +68,38 @@ extension ApplicationContext {
         }
     }
 
+    /// The usual slow path, not generic: finds `name`, makes the object if needed and, if it is
+    /// declared as the requested type, moves it into `result` and returns `true`. Returns `false`
+    /// (having made nothing) when the types differ or the name is unknown: `_object` then
+    /// converts or throws.
+    @usableFromInline
+    func _makeObject(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, requester: Int?) throws(ContextError) -> Bool {
+        guard let found = locate(name) else { return false }
+        if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
+            records.record(Edge(from: requester, depth: found.depth, to: found.index, label: nil))
+        }
+        return try found.context.make(found.index, type: type, into: result)
+    }
+
+    /// Makes (or, for a singleton, copies) the object of definition `index` into `result` if it
+    /// is declared as `type`; `false` otherwise.
+    func make(_ index: Int, type: ObjectIdentifier, into result: UnsafeMutableRawPointer) throws(ContextError) -> Bool {
+        guard typeIDs[index] == type else { return false }
+        let stack = ThreadLocal.creationStack
+        if stack.depth >= stack.state.pointee.nextFreshStack {
+            return try onFreshStack(stack) { () throws(ContextError) -> Bool in try make(index, type: type, into: result) }
+        }
+        if scopes[index] == .prototype {
+            let maker = makers[index]
+            try withPrototypeFrame(index, stack) { () throws(ContextError) in
+                try maker.make(into: result, self, index, stack)
+            }
+        } else {
+            try singletonBox(index, stack).copy(into: result)
+        }
+        return true
+    }
+
     /// The slow path of a lookup: find, make if needed, type-check.
     @usableFromInline
     func _object<T>(named name: String, as type: T.Type, requester: Int?) throws(ContextError) -> T {
@@ -87,8 +126,8 @@ extension ApplicationContext {
             return made.assumingMemoryBound(to: T.self).pointee
         }
         let stack = ThreadLocal.creationStack
-        if stack.frames.count >= stack.nextFreshStack {
-            return try resolveOnFreshStack(index, as: T.self, stack)
+        if stack.depth >= stack.state.pointee.nextFreshStack {
+            return try onFreshStack(stack) { () throws(ContextError) -> T in try resolve(index, as: T.self) }
         }
         if scopes[index] == .prototype {
             let maker = makers[index]
@@ -108,13 +147,13 @@ extension ApplicationContext {
         return try cast(box.anyValue, key: index, stack)
     }
 
-    /// `resolve` one level deeper than the current thread should go, on a fresh thread.
+    /// Runs `body`, one level deeper than the current thread should go, on a fresh thread.
     @inline(never)
-    private func resolveOnFreshStack<T>(_ index: Int, as type: T.Type, _ stack: CreationStack) throws(ContextError) -> T {
-        let saved = stack.nextFreshStack
-        stack.nextFreshStack = stack.frames.count + FreshStack.framesPerThread
-        defer { stack.nextFreshStack = saved }
-        return try FreshStack.run(continuing: stack) { () throws(ContextError) -> T in try resolve(index, as: T.self) }
+    private func onFreshStack<R>(_ stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
+        let saved = stack.state.pointee.nextFreshStack
+        stack.state.pointee.nextFreshStack = stack.depth + FreshStack.framesPerThread
+        defer { stack.state.pointee.nextFreshStack = saved }
+        return try FreshStack.run(continuing: stack, body)
     }
 
     /// `value` as a `T`, or the `typeMismatch` error for definition `index`.
@@ -122,7 +161,9 @@ extension ApplicationContext {
         if let typed = value as? T { return typed }
         let key = table.keys[index]
         var path = stack.path
-        if path.last != key || stack.frames.last?.definition != index { path.append(key) }
+        // A prototype is checked inside its own frame, which already ends the path.
+        let last = stack.state.pointee.frames.last
+        if last?.definition != index || last?.context.toOpaque() != Unmanaged.passUnretained(self).toOpaque() { path.append(key) }
         throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: path)
     }
 

@@ -105,7 +105,7 @@ public final class ApplicationContext: Sendable {
         let outer = stack.startup
         defer { stack.startup = outer }
         for index in configuration.eagerDefinitions where slots[index].madeBox == nil {
-            let collector = StartupCollector(depth: stack.frames.count + 1)
+            let collector = StartupCollector(depth: stack.depth + 1)
             stack.startup = collector
             let began = ContinuousClock.now
             _ = try singletonBox(index, stack)

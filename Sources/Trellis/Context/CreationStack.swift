@@ -3,11 +3,14 @@
 /// Every creation (closure call and injection) runs synchronously on the thread that asked, so
 /// the objects being made on a thread form a stack and a per-thread stack is exactly the
 /// resolution path: cycle detection and error paths read it, and no lookup allocates one.
+///
+/// The thread's own state lives behind a pointer rather than in stored `var`s, so the prototype
+/// path pays no dynamic exclusivity checks for it.
 final class CreationStack: @unchecked Sendable {
-    // Safe: `frames`, `injectInits`, `startup`, `problems` and `nextFreshStack` are touched only
-    // by the thread that owns the stack (it is thread-local; a `FreshStack` thread adopts it
-    // only while its owner is blocked joining that thread). Other threads read `waitingFor` and compare stack identities
-    // for deadlock detection, and only while holding `Coordinator.lock`, which guards `waitingFor`.
+    // Safe: `state` is touched only by the thread that owns the stack (it is thread-local; a
+    // `FreshStack` thread adopts it only while its owner is blocked joining that thread). Other
+    // threads read `waitingFor` and compare stack identities for deadlock detection, only while
+    // holding `Coordinator.lock`, which guards `waitingFor`.
     struct Frame {
         /// Unretained: the context is kept alive by the lookup that pushed the frame.
         let context: Unmanaged<ApplicationContext>
@@ -18,35 +21,70 @@ final class CreationStack: @unchecked Sendable {
         var key: String { context.takeUnretainedValue().table.keys[definition] }
     }
 
-    var frames: [Frame] = []
-    /// `@Inject` wrappers initialised since the innermost frame was pushed (reflection check).
-    var injectInits = 0
-    /// The slot this thread is blocked on, if any; guarded by `Coordinator.lock`.
-    var waitingFor: Slot?
-    /// Collects what an eager singleton pulls in while the context starts.
-    var startup: StartupCollector?
-    /// Set while `validate()` runs on this thread: problems are collected, not thrown.
-    var problems: ProblemCollector?
-    /// The depth at which the next lookup moves to a fresh thread (see `FreshStack`).
-    var nextFreshStack = FreshStack.framesPerThread
-
-    init() { frames.reserveCapacity(16) }
-
-    func push(_ context: ApplicationContext, _ definition: Int) {
-        frames.append(Frame(context: .passUnretained(context), definition: definition, savedInjectInits: injectInits))
-        injectInits = 0
+    struct State {
+        var frames: [Frame] = []
+        /// `@Inject` wrappers initialised since the innermost frame was pushed (reflection check).
+        var injectInits = 0
+        /// The depth at which the next lookup moves to a fresh thread (see `FreshStack`).
+        var nextFreshStack = FreshStack.framesPerThread
+        /// Collects what an eager singleton pulls in while the context starts.
+        var startup: StartupCollector?
+        /// Set while `validate()` runs on this thread: problems are collected, not thrown.
+        var problems: ProblemCollector?
+        /// Singletons on this stack whose properties are being injected right now.
+        var injectingSingletons = 0
+        /// Singletons made while another was being injected, published when the outermost is done.
+        var unpublished: [(context: ApplicationContext, index: Int, box: AnyBox)] = []
     }
 
+    let state: UnsafeMutablePointer<State>
+    /// The slot this thread is blocked on, if any; guarded by `Coordinator.lock`.
+    var waitingFor: Slot?
+
+    init() {
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        state.pointee.frames.reserveCapacity(16)
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    var frames: [Frame] { state.pointee.frames }
+    var depth: Int { state.pointee.frames.count }
+
+    var startup: StartupCollector? {
+        get { state.pointee.startup }
+        set { state.pointee.startup = newValue }
+    }
+
+    var problems: ProblemCollector? {
+        get { state.pointee.problems }
+        set { state.pointee.problems = newValue }
+    }
+
+    var injectInits: Int { state.pointee.injectInits }
+
+    @inline(__always)
+    func push(_ context: ApplicationContext, _ definition: Int) {
+        state.pointee.frames.append(Frame(context: .passUnretained(context), definition: definition, savedInjectInits: state.pointee.injectInits))
+        state.pointee.injectInits = 0
+    }
+
+    @inline(__always)
     func pop() {
-        injectInits = frames.removeLast().savedInjectInits
+        state.pointee.injectInits = state.pointee.frames.removeLast().savedInjectInits
     }
 
     /// Whether `definition` of `context` is being made on this thread.
+    @inline(__always)
     func contains(_ context: ApplicationContext, _ definition: Int) -> Bool {
         let target = Unmanaged.passUnretained(context).toOpaque()
-        return frames.contains { $0.definition == definition && $0.context.toOpaque() == target }
+        return state.pointee.frames.contains { $0.definition == definition && $0.context.toOpaque() == target }
     }
 
     /// The keys on the path, outermost first.
-    var path: [String] { frames.map(\.key) }
+    var path: [String] { state.pointee.frames.map(\.key) }
 }

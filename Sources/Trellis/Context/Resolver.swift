@@ -26,7 +26,13 @@ public struct Resolver: Sendable {
         if let made = context._madeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), requester: requester) {
             return made.assumingMemoryBound(to: T.self).pointee
         }
-        return try context._object(named: keyOrAlias, as: T.self, requester: requester)
+        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+            let result = buffer.baseAddress!
+            if try context._makeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: requester) {
+                return result.move()
+            }
+            return try context._object(named: keyOrAlias, as: T.self, requester: requester)
+        }
     }
 
     /// Whether the owning context or one of its parents answers to `keyOrAlias`.

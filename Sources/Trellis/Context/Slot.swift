@@ -6,14 +6,15 @@ import Synchronization
 /// Everything about creation is guarded by `Coordinator.lock`, taken only while a singleton is
 /// being made.
 final class Slot: @unchecked Sendable {
-    // Safe: `phase` and `earlyTakers` are used only while holding `Coordinator.lock`; the other stored
+    // Safe: `phase` is used only while holding `Coordinator.lock`; the other stored
     // properties are atomics or immutable.
     enum Phase {
         case idle
         /// The closure is running on `owner`'s thread.
         case creating(owner: CreationStack)
-        /// Made and cached for `owner`'s thread while its properties are injected; other threads
-        /// wait until it is published.
+        /// Made and cached for `owner`'s thread while its properties are injected (and until the
+        /// outermost singleton being injected on that thread is done); other threads wait until
+        /// it is published.
         case injecting(owner: CreationStack, box: AnyBox)
     }
 
@@ -23,9 +24,6 @@ final class Slot: @unchecked Sendable {
     /// The injection plan of the type this definition made last; plans are immortal.
     let plan = Atomic<Unmanaged<InjectionPlan>?>(nil)
     var phase = Phase.idle
-    /// Singletons that were handed this slot's early object while it was being injected: if its
-    /// injection then fails, they hold an object that was never finished, and are un-made too.
-    var earlyTakers: [(context: ApplicationContext, index: Int)] = []
 
     init(key: String) { self.key = key }
 

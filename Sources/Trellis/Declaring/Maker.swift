@@ -79,6 +79,11 @@ class AnyBox: @unchecked Sendable {
     }
 
     var anyValue: Any { fatalError("Trellis internal error: AnyBox.anyValue must be overridden") }
+
+    /// Copies the value into `result`, uninitialised memory of the box's type.
+    func copy(into result: UnsafeMutableRawPointer) {
+        fatalError("Trellis internal error: AnyBox.copy(into:) must be overridden")
+    }
 }
 
 /// A made singleton of a definition whose objects are `Object`s.
@@ -96,4 +101,8 @@ final class Box<Object>: AnyBox, @unchecked Sendable {
     }
 
     override var anyValue: Any { pointer.assumingMemoryBound(to: Object.self).pointee }
+
+    override func copy(into result: UnsafeMutableRawPointer) {
+        result.initializeMemory(as: Object.self, to: pointer.assumingMemoryBound(to: Object.self).pointee)
+    }
 }

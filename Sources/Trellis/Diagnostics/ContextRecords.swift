@@ -15,8 +15,6 @@ final class ContextRecords: Sendable {
         var edges: [Edge] = []
         var seen: Set<Edge> = []
         var startup: [StartupReport.Entry] = []
-        /// Singletons un-made after their early reference's injection failed.
-        var unmade: [AnyBox] = []
         /// Whether a prototype's objects are of a queried type (lookup by type).
         var kinds: [KindKey: Bool] = [:]
     }
@@ -32,10 +30,6 @@ final class ContextRecords: Sendable {
         state.withLock { state in
             if state.seen.insert(edge).inserted { state.edges.append(edge) }
         }
-    }
-
-    func keepUntilReleased(_ box: AnyBox) {
-        state.withLock { $0.unmade.append(box) }
     }
 
     func appendStartup(_ entry: StartupReport.Entry) {

@@ -23,6 +23,7 @@
 /// > (Docs/Injection.md shows the pattern).
 @propertyWrapper
 public struct Inject<Value> {
+    @usableFromInline
     enum Storage {
         /// Not injected yet; `fallback` is the declared default value, if any.
         case pending(fallback: Value?)
@@ -30,76 +31,84 @@ public struct Inject<Value> {
         case lazy(LazyInjection<Value>)
     }
 
-    let key: String?
-    let isLazy: Bool
-    var storage: Storage
-    let file: StaticString
-    let line: UInt
+    @usableFromInline let key: String?
+    @usableFromInline let isLazy: Bool
+    @usableFromInline var storage: Storage
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
 
     /// Injects the object named like the property.
-    public init(file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: nil, isLazy: false, fallback: nil, file: file, line: line)
     }
 
     /// Injects the object named `key`.
-    public init(_ key: String, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(_ key: String, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: key, isLazy: false, fallback: nil, file: file, line: line)
     }
 
     /// Injects the object named like the property, as `option` says.
-    public init(_ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(_ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: nil, isLazy: option == .lazy, fallback: nil, file: file, line: line)
     }
 
     /// Injects the object named `key`, as `option` says.
-    public init(_ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(_ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: key, isLazy: option == .lazy, fallback: nil, file: file, line: line)
     }
 
     /// Injects the object named like the property, or keeps `wrappedValue` when there is none.
-    public init(wrappedValue: Value, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(wrappedValue: Value, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: nil, isLazy: false, fallback: wrappedValue, file: file, line: line)
     }
 
     /// Injects the object named `key`, or keeps `wrappedValue` when there is none.
-    public init(wrappedValue: Value, _ key: String, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(wrappedValue: Value, _ key: String, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: key, isLazy: false, fallback: wrappedValue, file: file, line: line)
     }
 
     /// Injects the object named like the property as `option` says, or keeps `wrappedValue`.
-    public init(wrappedValue: Value, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(wrappedValue: Value, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: nil, isLazy: option == .lazy, fallback: wrappedValue, file: file, line: line)
     }
 
     /// Injects the object named `key` as `option` says, or keeps `wrappedValue`.
-    public init(wrappedValue: Value, _ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
+    @inlinable public init(wrappedValue: Value, _ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
         self.init(key: key, isLazy: option == .lazy, fallback: wrappedValue, file: file, line: line)
     }
 
-    private init(key: String?, isLazy: Bool, fallback: Value?, file: StaticString, line: UInt) {
+    @inlinable
+    init(key: String?, isLazy: Bool, fallback: Value?, file: StaticString, line: UInt) {
+        // Inlined so the owner's initialiser builds the wrapper without generic metadata calls.
         self.key = key
         self.isLazy = isLazy
         self.storage = .pending(fallback: fallback)
         self.file = file
         self.line = line
-        // Lets the context notice objects with @Inject properties when reflection is stripped.
-        ThreadLocal.creationStack.injectInits &+= 1
+        _noteInjectInitialised()
     }
 
     /// The injected object (made on first access for `.lazy`), the default value, or `nil` for
     /// an optional that found nothing.
+    @inlinable
     public var wrappedValue: Value {
         get {
-            switch storage {
-            case let .value(value): return value
-            case let .lazy(lazy): return lazy.value
-            case let .pending(fallback):
-                if let fallback { return fallback }
-                if let none = OptionalNone.value(of: Value.self) { return none }
-                fatalError(neverInjectedMessage)
-            }
+            if case let .value(value) = storage { return value }
+            return unresolvedValue()
         }
         set { storage = .value(newValue) }
+    }
+
+    @usableFromInline
+    func unresolvedValue() -> Value {
+        switch storage {
+        case let .value(value): return value
+        case let .lazy(lazy): return lazy.value
+        case let .pending(fallback):
+            if let fallback { return fallback }
+            if let none = OptionalNone.value(of: Value.self) { return none }
+            fatalError(neverInjectedMessage)
+        }
     }
 
     var neverInjectedMessage: String {
@@ -110,6 +119,13 @@ public struct Inject<Value> {
 
 extension Inject: Sendable where Value: Sendable {}
 extension Inject.Storage: Sendable where Value: Sendable {}
+
+/// Counts `@Inject` wrappers made while an object is being made, so the context can tell a class
+/// with no stored properties from one whose reflection metadata was stripped.
+@usableFromInline
+func _noteInjectInitialised() {
+    ThreadLocal.creationStack.state.pointee.injectInits &+= 1
+}
 
 /// `nil` as a `Value`, when `Value` is an `Optional`.
 enum OptionalNone {

@@ -1,5 +1,6 @@
 /// The state of one `@Inject(.lazy)` property after injection: what to look up, and the object
 /// once looked up.
+@usableFromInline
 final class LazyInjection<Value>: @unchecked Sendable {
     // Safe: `made` is read and written only while holding `lock`; the rest is immutable, and the
     // context reference is weak.
