@@ -1,1 +1,55 @@
-print("benchmarks: not yet")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// trellis-benchmarks [scenario…] (no scenario: all of them), SPEC §7.
+//
+//     swift run -c release trellis-benchmarks [singleton alias parent prototype graph injection
+//         bootstrap10000 bootstrap100000 (or bootstrap) concurrent allocations]
+//
+// Measures, in one process and interleaved round by round, Trellis (`project`) against a
+// hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
+// called by hand (`direct`). Prints one `scenario contender value unit` row per measurement
+// (median of the rounds; the format of /work/shared/bench), then `ratio …` lines. The
+// `allocations` rows count Swift heap allocations per lookup (AllocationCounter.swift).
+
+let scenarios = [
+    "singleton", "alias", "parent", "prototype", "graph", "injection",
+    "bootstrap10000", "bootstrap100000", "concurrent", "allocations",
+]
+let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
+
+var requested = Set<String>()
+for argument in CommandLine.arguments.dropFirst() {
+    if let group = groups[argument] {
+        requested.formUnion(group)
+    } else if scenarios.contains(argument) {
+        requested.insert(argument)
+    } else {
+        print("unknown scenario '\(argument)'; known: \(scenarios.joined(separator: " ")) (or bootstrap)")
+        exit(2)
+    }
+}
+let chosen = requested
+func wants(_ scenario: String) -> Bool { chosen.isEmpty || chosen.contains(scenario) }
+
+let report = Report()
+if wants("singleton") || wants("alias") || wants("parent") { singletonLookups(report, wants) }
+if wants("prototype") { prototypeLookup(report) }
+if wants("graph") { graphLookup(report) }
+if wants("injection") { injection(report) }
+for size in [10_000, 100_000] where wants("bootstrap\(size)") { bootstrap(report, size: size) }
+if wants("concurrent") { concurrentLookups(report) }
+if wants("allocations") { allocations(report) }
+
+print()
+for scenario in scenarios.dropLast() {
+    report.ratio(scenario, "project/baseline", (scenario, "project"), (scenario, "baseline"))
+}
+report.ratio("injection", "project/direct", ("injection", "project"), ("injection", "direct"))
+report.ratio("concurrent", "project/1thread", ("concurrent", "project"), ("concurrent", "project-1thread"))
+report.ratio("concurrent", "baseline/1thread", ("concurrent", "baseline"), ("concurrent", "baseline-1thread"))
+report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
+report.ratio("bootstrap100000/bootstrap10000", "baseline", ("bootstrap100000", "baseline"), ("bootstrap10000", "baseline"), decimals: 1)

@@ -1,0 +1,214 @@
+import Dispatch
+import Testing
+import Trellis
+
+private final class NodeA: InjectionAware {
+    @Inject var b: NodeB
+    var didInjectCalls = 0
+    var bAtDidInject: ObjectIdentifier?
+
+    // Reads only `b` itself: when B is asked first, B is still being injected while A's
+    // didInject runs (B's `a` is set after A is complete), as in Spring.
+    func didInject(from context: ApplicationContext) {
+        didInjectCalls += 1
+        bAtDidInject = ObjectIdentifier(b)
+    }
+}
+
+private final class NodeB {
+    @Inject var a: NodeA
+}
+
+private final class SelfReferencing {
+    @Inject("node") var me: SelfReferencing
+}
+
+private final class PrototypeP {
+    @Inject var q: PrototypeQ
+}
+
+private final class PrototypeQ {
+    @Inject var p: PrototypeP
+}
+
+private final class SingletonS {
+    @Inject var p: PrototypeP
+}
+
+private final class Root {
+    @Inject var holder: Holder
+}
+
+private final class Holder {
+    @Inject var root: Root
+}
+
+private struct PropertyCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("a") { NodeA() }
+        createSingleton("b") { NodeB() }
+        createSingleton("node") { SelfReferencing() }
+    }
+}
+
+@Test func singletonsReferencingEachOtherThroughPropertiesWorkFromAFirst() throws {
+    let context = try ApplicationContext(PropertyCycleFactory())
+    let a = try context.object("a", as: NodeA.self)
+    let b = try context.object("b", as: NodeB.self)
+    #expect(a.b === b)
+    #expect(b.a === a)
+    #expect(a.didInjectCalls == 1)
+}
+
+@Test func singletonsReferencingEachOtherThroughPropertiesWorkFromBFirst() throws {
+    let context = try ApplicationContext(PropertyCycleFactory())
+    let b = try context.object("b", as: NodeB.self)
+    let a = try context.object("a", as: NodeA.self)
+    #expect(a.b === b)
+    #expect(b.a === a)
+    #expect(a.didInjectCalls == 1)
+}
+
+@Test func didInjectOfASingletonInAPropertyCycleSeesItsPropertiesFromEitherSide() throws {
+    let aFirst = try ApplicationContext(PropertyCycleFactory())
+    let a1 = try aFirst.object("a", as: NodeA.self)
+    #expect(a1.bAtDidInject == ObjectIdentifier(try aFirst.object("b", as: NodeB.self)))
+    let bFirst = try ApplicationContext(PropertyCycleFactory())
+    let b2 = try bFirst.object("b", as: NodeB.self)
+    #expect(b2.a.bAtDidInject == ObjectIdentifier(b2))
+}
+
+@Test func singletonInjectedWithItselfGetsItsOwnInstance() throws {
+    let context = try ApplicationContext(PropertyCycleFactory())
+    let node = try context.object("node", as: SelfReferencing.self)
+    #expect(node.me === node)
+}
+
+private struct EagerCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("a") { NodeA() }
+        createSingleton("b") { NodeB() }
+    }
+}
+
+@Test func eagerSingletonInAPropertyCycleStartsTheContext() throws {
+    let context = try ApplicationContext(EagerCycleFactory())
+    let a = try context.object("a", as: NodeA.self)
+    #expect(a.b.a === a)
+    #expect(a.didInjectCalls == 1)
+}
+
+private struct SingletonPrototypeCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("root") { Root() }
+        createPrototype("holder") { Holder() }
+    }
+}
+
+@Test func singletonAndPrototypeReferencingEachOtherThroughPropertiesWork() throws {
+    let context = try ApplicationContext(SingletonPrototypeCycleFactory())
+    let root = try context.object("root", as: Root.self)
+    #expect(root.holder.root === root)
+    let other = try context.object("holder", as: Holder.self)
+    #expect(other !== root.holder)
+    #expect(other.root === root)
+}
+
+private struct PrototypeCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createPrototype("p") { PrototypeP() }
+        createPrototype("q") { PrototypeQ() }
+        createSingleton("s") { SingletonS() }
+    }
+}
+
+@Test func prototypeCycleThroughPropertiesIsACircularDependency() throws {
+    let context = try ApplicationContext(PrototypeCycleFactory())
+    #expect(throws: ContextError.circularDependency(path: ["p", "q", "p"])) {
+        try context.object("p", as: PrototypeP.self)
+    }
+    #expect(throws: ContextError.circularDependency(path: ["q", "p", "q"])) {
+        try context.object("q", as: PrototypeQ.self)
+    }
+}
+
+@Test func prototypeCycleBelowASingletonReportsTheWholePath() throws {
+    let context = try ApplicationContext(PrototypeCycleFactory())
+    let error = #expect(throws: ContextError.self) { try context.object("s", as: SingletonS.self) }
+    #expect(error == .circularDependency(path: ["s", "p", "q", "p"]))
+    #expect(error.map { "\($0)".contains("s → p → q → p") } == true)
+}
+
+private final class ClosureX: Sendable {
+    let y: ClosureY
+    init(y: ClosureY) { self.y = y }
+}
+
+private final class ClosureY: Sendable {
+    let x: ClosureX
+    init(x: ClosureX) { self.x = x }
+}
+
+private struct ClosureCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("x") { r in ClosureX(y: try r.object("y")) }
+        createSingleton("y") { r in ClosureY(x: try r.object("x")) }
+    }
+}
+
+@Test func singletonCycleThroughCreationClosuresIsStillAnError() throws {
+    let context = try ApplicationContext(ClosureCycleFactory())
+    #expect(throws: ContextError.circularDependency(path: ["x", "y", "x"])) {
+        try context.object("x", as: ClosureX.self)
+    }
+    #expect(throws: ContextError.circularDependency(path: ["y", "x", "y"])) {
+        try context.object("y", as: ClosureY.self)
+    }
+}
+
+// MARK: - A property cycle first asked on two threads at once
+
+private final class RaceA {
+    @Inject var b: RaceB
+}
+
+private final class RaceB {
+    @Inject var a: RaceA
+}
+
+private struct RaceFactory: ObjectFactory {
+    let started: InjCounter
+    var definitions: Definitions {
+        createSingleton("a") { [started] in
+            started.increment()
+            // Bounded spin, no waiting on time: give the other thread the chance to start B.
+            for _ in 0..<200_000 where started.value < 2 {}
+            return RaceA()
+        }
+        createSingleton("b") { [started] in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return RaceB()
+        }
+    }
+}
+
+@Test(.timeLimit(.minutes(1)))
+func propertyCycleFirstAskedOnTwoThreadsAtOnceCompletesConsistently() throws {
+    for round in 1...20 {
+        let context = try ApplicationContext(RaceFactory(started: InjCounter()))
+        let failures = InjCounter()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                _ = try context.object(index == 0 ? "a" : "b", as: AnyObject.self)
+            } catch {
+                failures.increment()
+            }
+        }
+        let a = try context.object("a", as: RaceA.self)
+        let b = try context.object("b", as: RaceB.self)
+        #expect(failures.value == 0, "round \(round)")
+        #expect(a.b === b, "round \(round)")
+        #expect(b.a === a, "round \(round)")
+    }
+}

@@ -1,0 +1,220 @@
+import Testing
+import Trellis
+
+private protocol Plugin { var id: String { get } }
+
+private class Animal {
+    let id: String
+    init(_ id: String) { self.id = id }
+}
+
+private final class Dog: Animal, Plugin {}
+private final class Cat: Animal {}
+private struct Widget: Plugin { let id: String }
+private final class Lonely { let id = "lonely" }
+private final class Unused {}
+
+private struct SingleFactory: ObjectFactory {
+    let lonelyMade: InjCounter
+    var definitions: Definitions {
+        createSingleton("lonely") { [lonelyMade] in
+            lonelyMade.increment()
+            return Lonely()
+        }
+        createSingleton("dog") { Dog("dog") }
+        createPrototype("count") { 7 }
+    }
+}
+
+@Test func objectOfFindsTheSingleDefinitionByConcreteType() throws {
+    let context = try ApplicationContext(SingleFactory(lonelyMade: InjCounter()))
+    let dog = try context.object(of: Dog.self)
+    #expect(dog === (try context.object("dog", as: Dog.self)))
+    #expect(try context.object(of: Int.self) == 7)
+}
+
+@Test func objectOfFindsTheSingleDefinitionBySuperclass() throws {
+    let context = try ApplicationContext(SingleFactory(lonelyMade: InjCounter()))
+    let animal = try context.object(of: Animal.self)
+    #expect(animal === (try context.object("dog", as: Dog.self)))
+}
+
+@Test func objectOfFindsTheSingleDefinitionByProtocol() throws {
+    let context = try ApplicationContext(SingleFactory(lonelyMade: InjCounter()))
+    let plugin = try context.object(of: (any Plugin).self)
+    #expect(plugin.id == "dog")
+    #expect(plugin as? Dog === (try context.object("dog", as: Dog.self)))
+}
+
+@Test func objectOfALazySingletonDeclaredWithItsTypeMakesItOnce() throws {
+    let made = InjCounter()
+    let context = try ApplicationContext(SingleFactory(lonelyMade: made))
+    #expect(made.value == 0)
+    let first = try context.object(of: Lonely.self)
+    let second = try context.object(of: Lonely.self)
+    #expect(first === second)
+    #expect(first === (try context.object("lonely", as: Lonely.self)))
+    #expect(made.value == 1)
+}
+
+@Test func objectOfATypeNothingMakesIsNoSuchObject() throws {
+    let context = try ApplicationContext(SingleFactory(lonelyMade: InjCounter()))
+    let error = try #require(throws: ContextError.self) { try context.object(of: Unused.self) }
+    guard case let .noSuchObject(key, searched, _) = error else {
+        Issue.record("expected noSuchObject, got \(error)")
+        return
+    }
+    #expect(key.contains("Unused"))
+    #expect(searched == ["SingleFactory"])
+}
+
+// MARK: - Several candidates
+
+private struct ManyFactory: ObjectFactory {
+    var contextName: String { "Many" }
+    var definitions: Definitions {
+        createSingleton("rex") { Dog("rex") }
+        createSingleton("tom") { Cat("tom") }
+        createPrototype("gear") { Widget(id: "gear") }
+        createSingleton("lonely") { Lonely() }
+        createEagerSingleton("fido") { Dog("fido") }
+        createPrototype("erased") { () -> Any in Widget(id: "erased") }
+        createSingleton("declaredAsPlugin") { () -> any Plugin in Widget(id: "declaredAsPlugin") }
+    }
+}
+
+@Test func objectOfWithSeveralCandidatesIsAmbiguousNamingEveryCandidate() throws {
+    let context = try ApplicationContext(ManyFactory())
+    let error = try #require(throws: ContextError.self) { try context.object(of: Animal.self) }
+    guard case let .ambiguousType(type, candidates) = error else {
+        Issue.record("expected ambiguousType, got \(error)")
+        return
+    }
+    #expect(type.hasSuffix("Animal"))
+    #expect(candidates == ["rex", "tom", "fido"])
+    for key in ["rex", "tom", "fido"] { #expect(error.description.contains(key)) }
+}
+
+@Test func objectOfAProtocolWithSeveralCandidatesIsAmbiguous() throws {
+    let context = try ApplicationContext(ManyFactory())
+    let error = try #require(throws: ContextError.self) { try context.object(of: (any Plugin).self) }
+    guard case let .ambiguousType(_, candidates) = error else {
+        Issue.record("expected ambiguousType, got \(error)")
+        return
+    }
+    #expect(candidates == ["rex", "gear", "fido", "erased", "declaredAsPlugin"])
+}
+
+@Test func objectsOfReturnsEveryMatchBySuperclassInDeclarationOrder() throws {
+    let context = try ApplicationContext(ManyFactory())
+    #expect(try context.objects(of: Animal.self).map(\.id) == ["rex", "tom", "fido"])
+    #expect(try context.objects(of: Dog.self).map(\.id) == ["rex", "fido"])
+    #expect(try context.objects(of: Dog.self).first === (try context.object("rex", as: Dog.self)))
+}
+
+@Test func objectsOfReturnsEveryMatchByProtocolWhateverTheDeclaredType() throws {
+    let context = try ApplicationContext(ManyFactory())
+    let ids = try context.objects(of: (any Plugin).self).map(\.id)
+    #expect(ids == ["rex", "gear", "fido", "erased", "declaredAsPlugin"])
+}
+
+private final class Part {}
+
+private struct PartsFactory: ObjectFactory {
+    let partsMade: InjCounter
+    var definitions: Definitions {
+        createPrototype("declared") { [partsMade] in
+            partsMade.increment()
+            return Part()
+        }
+        createPrototype("erased") { [partsMade] () -> Any in
+            partsMade.increment()
+            return Part()
+        }
+    }
+}
+
+@Test func objectsOfMakesOneNewInstanceOfEachMatchingPrototypePerCall() throws {
+    let made = InjCounter()
+    let context = try ApplicationContext(PartsFactory(partsMade: made))
+    let first = try context.objects(of: Part.self)
+    #expect(made.value == 2)
+    let second = try context.objects(of: Part.self)
+    #expect(made.value == 4)
+    #expect(first.count == 2)
+    #expect(second.count == 2)
+    #expect(first[0] !== second[0])
+    #expect(first[1] !== second[1])
+}
+
+@Test func objectsOfATypeNothingMakesIsEmpty() throws {
+    let context = try ApplicationContext(ManyFactory())
+    #expect(try context.objects(of: Unused.self).isEmpty)
+}
+
+// MARK: - Parents
+
+private struct PetParentFactory: ObjectFactory {
+    var contextName: String { "Pets" }
+    var definitions: Definitions {
+        createSingleton("rex") { Dog("parent rex") }
+        createSingleton("tom") { Cat("parent tom") }
+    }
+}
+
+private struct PetChildFactory: ObjectFactory {
+    var contextName: String { "Room" }
+    var definitions: Definitions {
+        createSingleton("felix") { Cat("child felix") }
+        createSingleton("rex") { Dog("child rex") }
+        createSingleton("kitty") { Cat("child kitty") }
+    }
+}
+
+private struct ShadowWithOtherTypeFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("rex") { Lonely() }
+    }
+}
+
+@Test func objectsOfListsOwnMatchesInDeclarationOrderThenTheParents() throws {
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(PetChildFactory(), parent: parent)
+    #expect(try child.objects(of: Cat.self).map(\.id) == ["child felix", "child kitty", "parent tom"])
+    #expect(try parent.objects(of: Cat.self).map(\.id) == ["parent tom"])
+}
+
+@Test func childDefinitionShadowsTheParentsWithTheSameKey() throws {
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(PetChildFactory(), parent: parent)
+    #expect(try child.objects(of: Dog.self).map(\.id) == ["child rex"])
+    #expect(try child.object(of: Dog.self).id == "child rex")
+    #expect(try parent.object(of: Dog.self).id == "parent rex")
+}
+
+@Test func childDefinitionOfAnotherTypeStillShadowsTheParents() throws {
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(ShadowWithOtherTypeFactory(), parent: parent)
+    #expect(try child.objects(of: Dog.self).isEmpty)
+    #expect(try child.objects(of: Lonely.self).count == 1)
+}
+
+@Test func objectOfFindsASingleMatchInTheParent() throws {
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(ShadowWithOtherTypeFactory(), parent: parent)
+    #expect(try child.object(of: Cat.self) === (try parent.object("tom", as: Cat.self)))
+}
+
+@Test func ambiguityAcrossParentAndChildNamesCandidatesFromBoth() throws {
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(PetChildFactory(), parent: parent)
+    let error = try #require(throws: ContextError.self) { try child.object(of: Cat.self) }
+    guard case let .ambiguousType(_, candidates) = error else {
+        Issue.record("expected ambiguousType, got \(error)")
+        return
+    }
+    #expect(candidates.count == 3)
+    #expect(candidates.contains("felix"))
+    #expect(candidates.contains("kitty"))
+    #expect(candidates.contains { $0.hasSuffix("tom") })
+}
