@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trellis
 
@@ -47,17 +48,36 @@ struct EagerFactory: ObjectFactory {
     #expect(context.startupReport.entries.map(\.key) == ["api"])
 }
 
-@Test func mainActorDefinitionAskedOffTheMainThreadFailsClearly() async throws {
+/// The result of work on another thread.
+nonisolated final class ThreadOutcome<R>: @unchecked Sendable {
+    // Safe: written by the thread before it signals the semaphore, read after the wait.
+    var value: R?
+    init() {}
+}
+
+/// Runs `body` on a new thread, never the main one, and waits for it (bounded).
+nonisolated func onAnotherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R? {
+    let outcome = ThreadOutcome<R>()
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        outcome.value = body()
+        done.signal()
+    }.start()
+    guard done.wait(timeout: .now() + 60) == .success else { return nil }
+    return outcome.value
+}
+
+@Test func mainActorDefinitionAskedOffTheMainActorFailsClearly() throws {
     let context = try ApplicationContext(AppFactory())
-    let error = await Task.detached { () -> ContextError? in
+    let error = onAnotherThread { () -> ContextError? in
         do throws(ContextError) {
             _ = try context.object("api", as: API.self)
             return nil
         } catch {
             return error
         }
-    }.value
-    let failure = try #require(error)
+    }
+    let failure = try #require(error ?? nil)
     guard case let .creationFailed(key, _, underlying) = failure else {
         Issue.record("expected creationFailed, got \(failure)")
         return
@@ -67,11 +87,11 @@ struct EagerFactory: ObjectFactory {
     #expect(failure.description.contains("main actor"))
 }
 
-@Test func madeMainActorSingletonIsReturnedToAnyThread() async throws {
+@Test func madeMainActorSingletonIsReturnedToAnyThread() throws {
     let context = try ApplicationContext(AppFactory())
     let api: API = try context.object("api")
-    let sameIdentity = await Task.detached { () -> ObjectIdentifier? in
+    let sameIdentity = onAnotherThread { () -> ObjectIdentifier? in
         (try? context.object("api", as: API.self)).map(ObjectIdentifier.init)
-    }.value
+    } ?? nil
     #expect(sameIdentity == ObjectIdentifier(api))
 }

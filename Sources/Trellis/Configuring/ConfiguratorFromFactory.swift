@@ -128,7 +128,7 @@ public struct ConfiguratorFromFactory: Sendable {
                 nonASCII.append(index)
                 continue
             }
-            let hash = NameTable.foldedHash(bytes)
+            let hash = NameTable.hash(key)
             let flags = DefaultAliases.asciiFlags(bytes)
             let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
             if !existing.isEmpty {
@@ -168,7 +168,7 @@ public struct ConfiguratorFromFactory: Sendable {
         if kind != .generatedAlias, !isValidKey(name.utf8) {
             return try sink.report(.invalidKey(key: name, context: context))
         }
-        let hash = NameTable.foldedHash(name.utf8)
+        let hash = NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
         if let error = clash(name, kind, definition, existing, keys, context) { return try sink.report(error) }
         if kind == .key {

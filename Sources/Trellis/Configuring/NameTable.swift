@@ -6,7 +6,9 @@
 /// case, so a key and its default aliases share one entry, and the aliases are compared
 /// byte-wise against the key instead of being stored (Docs/DESIGN.md, "Name table"). Non-ASCII
 /// keys, rare, store theirs as ordinary entries.
-final class NameTable: Sendable {
+final class NameTable: @unchecked Sendable {
+    // Safe: every stored property is immutable after `init`; the buffers behind `bucketStorage`
+    // and `keyStorage` are written only in `init` and freed in `deinit`.
     static let upperDefault: UInt8 = 1
     static let lowerFirstDefault: UInt8 = 2
 
@@ -34,6 +36,11 @@ final class NameTable: Sendable {
     let aliasKinds: ContiguousArray<Kind>
     let aliasTargets: ContiguousArray<Int32>
 
+    /// `entries` and `keys` again, as raw buffers: the hot path reads them without bounds
+    /// checks or reference counting.
+    private let bucketStorage: UnsafeMutablePointer<Entry>
+    private let keyStorage: UnsafeMutablePointer<String>
+
     init(_ builder: NameTableBuilder) {
         entries = builder.entries
         mask = builder.entries.count - 1
@@ -42,6 +49,16 @@ final class NameTable: Sendable {
         aliasNames = builder.aliasNames
         aliasKinds = builder.aliasKinds
         aliasTargets = builder.aliasTargets
+        bucketStorage = .allocate(capacity: entries.count)
+        bucketStorage.initialize(from: Array(entries), count: entries.count)
+        keyStorage = .allocate(capacity: max(keys.count, 1))
+        keyStorage.initialize(from: Array(keys), count: keys.count)
+    }
+
+    deinit {
+        bucketStorage.deallocate()
+        keyStorage.deinitialize(count: keys.count)
+        keyStorage.deallocate()
     }
 
     // MARK: Lookup (the hot path)
@@ -49,15 +66,15 @@ final class NameTable: Sendable {
     /// The definition answering to `name` (a key or any alias), or `nil`.
     @inline(__always)
     func definition(named name: String) -> Int? {
-        let hash = Self.foldedHash(name.utf8)
+        let hash = Self.hash(name)
         var bucket = Int(hash) & mask
         while true {
-            let entry = entries[bucket]
+            let entry = bucketStorage[bucket]
             if entry.hash == 0 { return nil }
             if entry.hash == hash {
                 let index = Int(entry.definition)
                 if entry.alias < 0 {
-                    if keys[index] == name || (defaultFlags[index] != 0 && isDefaultAlias(name, of: index)) { return index }
+                    if keyStorage[index] == name || (defaultFlags[index] != 0 && isDefaultAlias(name, of: index)) { return index }
                 } else if aliasNames[Int(entry.alias)] == name {
                     return index
                 }
@@ -98,14 +115,54 @@ final class NameTable: Sendable {
 
     // MARK: Bytes
 
-    /// FNV-1a over the bytes with ASCII letters folded to uppercase; never 0.
+    /// The hash of `name`, equal for names that differ only in ASCII case; never 0.
     @inline(__always)
-    static func foldedHash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261
-        for byte in bytes {
-            hash = (hash ^ UInt32(asciiUpper(byte))) &* 16_777_619
+    static func hash(_ name: String) -> UInt32 {
+        name.utf8.withContiguousStorageIfAvailable(foldedHash) ?? Array(name.utf8).withUnsafeBufferPointer(foldedHash)
+    }
+
+    /// Mixes the bytes eight at a time with bit 5 of every byte cleared, which maps ASCII
+    /// lowercase to uppercase (and a few other bytes onto each other: only a hash collision,
+    /// resolved by the exact comparison that follows).
+    @inline(__always)
+    static func foldedHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        guard var pointer = UnsafeRawPointer(bytes.baseAddress) else { return 1 }
+        var remaining = bytes.count
+        while remaining >= 8 {
+            hash = mix(hash, pointer.loadUnaligned(as: UInt64.self).littleEndian & 0xDFDF_DFDF_DFDF_DFDF)
+            pointer += 8
+            remaining -= 8
         }
-        return hash == 0 ? 1 : hash
+        if remaining > 0 {
+            // The last 1–7 bytes as one word, in at most three loads.
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            if remaining >= 4 {
+                word = UInt64(pointer.loadUnaligned(as: UInt32.self).littleEndian)
+                pointer += 4
+                remaining -= 4
+                shift = 32
+            }
+            if remaining >= 2 {
+                word |= UInt64(pointer.loadUnaligned(as: UInt16.self).littleEndian) << shift
+                pointer += 2
+                remaining -= 2
+                shift += 16
+            }
+            if remaining == 1 {
+                word |= UInt64(pointer.load(as: UInt8.self)) << shift
+            }
+            hash = mix(hash, word & 0xDFDF_DFDF_DFDF_DFDF)
+        }
+        let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 29))
+        return folded == 0 ? 1 : folded
+    }
+
+    @inline(__always)
+    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
+        let product = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+        return product ^ (product >> 32)
     }
 
     @inline(__always)
@@ -171,7 +228,7 @@ struct NameTableBuilder {
 
     /// The definition whose key is exactly `key`, or `nil`.
     func definition(withKey key: String) -> Int? {
-        let hash = NameTable.foldedHash(key.utf8)
+        let hash = NameTable.hash(key)
         var bucket = Int(hash) & mask
         while entries[bucket].hash != 0 {
             let entry = entries[bucket]

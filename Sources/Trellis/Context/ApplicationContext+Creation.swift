@@ -20,7 +20,7 @@ extension ApplicationContext {
             case .idle:
                 slot.phase = .creating(owner: stack)
             case let .creating(owner), let .injecting(owner, _):
-                if let cycle = waitCycle(from: slot, owner: owner, stack) {
+                if let cycle = Coordinator.waitCycle(from: slot, owner: owner, stack) {
                     if case let .injecting(_, early) = slot.phase {
                         lock.unlock()
                         return early
@@ -37,20 +37,6 @@ extension ApplicationContext {
         }
         lock.unlock()
         return try createSingleton(index, slot, stack)
-    }
-
-    /// The keys of the cycle that waiting for `slot` (held by `owner`) would close, or `nil` if
-    /// waiting is safe. Called with `Coordinator.lock` held.
-    private func waitCycle(from slot: Slot, owner: CreationStack, _ stack: CreationStack) -> [String]? {
-        var chain = [slot.key]
-        var current = owner
-        // Each step moves to another thread blocked on a slot; there are finitely many threads.
-        while current !== stack {
-            guard let waited = current.waitingFor, let next = waited.owner else { return nil }
-            chain.append(waited.key)
-            current = next
-        }
-        return stack.path + chain
     }
 
     /// Makes, injects and publishes the singleton of definition `index`.

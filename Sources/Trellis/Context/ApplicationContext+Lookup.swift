@@ -15,15 +15,13 @@ extension ApplicationContext {
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
         // Inlined so the caller's specialisation copies a made singleton straight out of the
         // cache, and has a prototype made straight into its own stack memory.
-        if let made = _madeObject(named: keyOrAlias, type: ObjectIdentifier(T.self)) {
-            return made.assumingMemoryBound(to: T.self).pointee
-        }
-        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
             let result = buffer.baseAddress!
-            if try _makeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: nil) {
-                return result.move()
+            switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: nil, label: nil) {
+            case let .made(value): return value.assumingMemoryBound(to: T.self).pointee
+            case .madeInto: return result.move()
+            case .needsConversion, .notFound: return try _object(named: keyOrAlias, as: T.self, requester: nil)
             }
-            return try _object(named: keyOrAlias, as: T.self, requester: nil)
         }
     }
 
@@ -32,62 +30,48 @@ extension ApplicationContext {
         locate(keyOrAlias) != nil
     }
 
-    /// The hot path: the made singleton named `name` if it is of type `type`, else `nil` (not
-    /// found, not made, a prototype, or another type: the slow path sorts it out). No lock, no
-    /// allocation, no reference counting.
+    /// What `_object(named:type:into:requester:)` did.
     @usableFromInline
-    func _madeObject(named name: String, type: ObjectIdentifier) -> UnsafeRawPointer? {
-        unowned(unsafe) var context = self
-        while true {
-            if let index = context.table.definition(named: name) {
-                guard context.typeIDs[index] == type else { return nil }
-                return context.published[index].load(ordering: .acquiring)
-            }
-            guard let parent = context.parent else { return nil }
-            context = parent
-        }
+    enum Outcome {
+        /// The made singleton, of the requested type, is at this address.
+        case made(UnsafeRawPointer)
+        /// A new object of the requested type was moved into the caller's memory.
+        case madeInto
+        /// An object declared with another type: the generic path converts or throws.
+        case needsConversion
+        /// No context in the chain answers to the name.
+        case notFound
     }
 
-    /// `_madeObject` for a definition's closure lookup, which also records the dependency edge
-    /// the first time the requesting definition is made.
+    /// The lookup, not generic: finds `name` once; returns a made singleton declared as `type`
+    /// without a lock or an allocation (the hot path); else makes the object and, if it is
+    /// declared as `type`, moves it into `result`.
     @usableFromInline
-    func _madeObject(named name: String, type: ObjectIdentifier, requester: Int) -> UnsafeRawPointer? {
-        unowned(unsafe) var context = self
-        var depth = 0
-        while true {
-            if let index = context.table.definition(named: name) {
-                if !edgesRecorded[requester].load(ordering: .relaxed) {
-                    records.record(Edge(from: requester, depth: depth, to: index, label: nil))
-                }
-                guard context.typeIDs[index] == type else { return nil }
-                return context.published[index].load(ordering: .acquiring)
+    func _object(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, requester: Int?, label: String?) throws(ContextError) -> Outcome {
+        if let index = table.definition(named: name) {
+            if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
+                records.record(Edge(from: requester, depth: 0, to: index, label: label))
             }
-            guard let parent = context.parent else { return nil }
-            context = parent
-            depth += 1
+            guard typeIDs[index] == type else { return .needsConversion }
+            if let made = published[index].load(ordering: .acquiring) { return .made(made) }
+            return try make(index, into: result)
         }
-    }
-
-    /// The usual slow path, not generic: finds `name`, makes the object if needed and, if it is
-    /// declared as the requested type, moves it into `result` and returns `true`. Returns `false`
-    /// (having made nothing) when the types differ or the name is unknown: `_object` then
-    /// converts or throws.
-    @usableFromInline
-    func _makeObject(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, requester: Int?) throws(ContextError) -> Bool {
-        guard let found = locate(name) else { return false }
+        guard let found = parent?.locate(name) else { return .notFound }
         if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
-            records.record(Edge(from: requester, depth: found.depth, to: found.index, label: nil))
+            records.record(Edge(from: requester, depth: found.depth + 1, to: found.index, label: label))
         }
-        return try found.context.make(found.index, type: type, into: result)
+        let context = found.context, index = found.index
+        guard context.typeIDs[index] == type else { return .needsConversion }
+        if let made = context.published[index].load(ordering: .acquiring) { return .made(made) }
+        return try context.make(index, into: result)
     }
 
-    /// Makes (or, for a singleton, copies) the object of definition `index` into `result` if it
-    /// is declared as `type`; `false` otherwise.
-    func make(_ index: Int, type: ObjectIdentifier, into result: UnsafeMutableRawPointer) throws(ContextError) -> Bool {
-        guard typeIDs[index] == type else { return false }
-        let stack = ThreadLocal.creationStack
+    /// Makes (or, for a singleton, copies) the object of definition `index`, declared as the
+    /// caller's type, into `result`.
+    private func make(_ index: Int, into result: UnsafeMutableRawPointer) throws(ContextError) -> Outcome {
+        unowned(unsafe) let stack = ThreadLocal.creationStack
         if stack.depth >= stack.state.pointee.nextFreshStack {
-            return try onFreshStack(stack) { () throws(ContextError) -> Bool in try make(index, type: type, into: result) }
+            return try onFreshStack(stack) { () throws(ContextError) -> Outcome in try make(index, into: result) }
         }
         if scopes[index] == .prototype {
             let maker = makers[index]
@@ -97,7 +81,7 @@ extension ApplicationContext {
         } else {
             try singletonBox(index, stack).copy(into: result)
         }
-        return true
+        return .madeInto
     }
 
     /// The slow path of a lookup: find, make if needed, type-check.
@@ -113,10 +97,14 @@ extension ApplicationContext {
     /// The context in the chain that answers to `name`, the definition there, and how many
     /// levels up the chain it is.
     func locate(_ name: String) -> (context: ApplicationContext, index: Int, depth: Int)? {
-        for (depth, context) in chain.enumerated() {
+        var context = self
+        var depth = 0
+        while true {
             if let index = context.table.definition(named: name) { return (context, index, depth) }
+            guard let parent = context.parent else { return nil }
+            context = parent
+            depth += 1
         }
-        return nil
     }
 
     /// The object of definition `index`, made if needed.

@@ -23,15 +23,13 @@ public struct Resolver: Sendable {
     ///   carries the whole resolution path.
     @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
-        if let made = context._madeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), requester: requester) {
-            return made.assumingMemoryBound(to: T.self).pointee
-        }
-        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
             let result = buffer.baseAddress!
-            if try context._makeObject(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: requester) {
-                return result.move()
+            switch try context._object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: requester, label: nil) {
+            case let .made(value): return value.assumingMemoryBound(to: T.self).pointee
+            case .madeInto: return result.move()
+            case .needsConversion, .notFound: return try context._object(named: keyOrAlias, as: T.self, requester: requester)
             }
-            return try context._object(named: keyOrAlias, as: T.self, requester: requester)
         }
     }
 

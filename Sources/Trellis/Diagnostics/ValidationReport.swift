@@ -6,14 +6,29 @@
 /// }
 /// ```
 public struct ValidationReport: Sendable, CustomStringConvertible {
-    /// Every distinct problem found, in the order found; empty for a healthy factory.
-    public let problems: [ContextError]
+    /// A problem and the definition it was found in.
+    public struct Finding: Sendable, CustomStringConvertible {
+        /// The key of the definition whose making or injection failed; for configuration
+        /// problems, the context's name.
+        public let definition: String
+        /// What went wrong, with its resolution path where the case has one.
+        public let problem: ContextError
+
+        /// `in 'key': message`.
+        public var description: String { "in '\(definition)': \(problem)" }
+    }
+
+    /// Every distinct problem found, with the definition it was found in, in the order found.
+    public let findings: [Finding]
     let scratch: ApplicationContext?
 
-    init(problems: [ContextError], scratch: ApplicationContext?) {
-        self.problems = problems
+    init(findings: [Finding], scratch: ApplicationContext?) {
+        self.findings = findings
         self.scratch = scratch
     }
+
+    /// Every distinct problem found, in the order found; empty for a healthy factory.
+    public var problems: [ContextError] { findings.map(\.problem) }
 
     /// `true` when no problem was found.
     public var isValid: Bool { problems.isEmpty }
@@ -27,8 +42,8 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// `valid` or a numbered list of the problems.
     public var description: String {
         if problems.isEmpty { return "valid: no problems found" }
-        return "\(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
-            + problems.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+        return "\(findings.count) problem\(findings.count == 1 ? "" : "s"):\n"
+            + findings.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
     }
 }
 
@@ -40,11 +55,11 @@ extension ApplicationContext {
     /// The scratch context is discarded; `parent`, if given, is used as the scratch context's
     /// parent, so lazy singletons of the parent may be made.
     public static func validate(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) -> ValidationReport {
-        let collected = factory.definitions
-        let (configurator, problems) = ConfiguratorFromFactory.collecting(name: factory.contextName, collected)
-        guard let configurator else { return ValidationReport(problems: problems, scratch: nil) }
+        let (configurator, problems) = ConfiguratorFromFactory.collecting(name: factory.contextName, factory.definitions)
+        let naming = problems.map { ValidationReport.Finding(definition: factory.contextName, problem: $0) }
+        guard let configurator else { return ValidationReport(findings: naming, scratch: nil) }
         let report = validate(configurator, parent: parent)
-        return ValidationReport(problems: problems + report.problems, scratch: report.scratch)
+        return ValidationReport(findings: naming + report.findings, scratch: report.scratch)
     }
 
     /// Validates a scratch copy of this context, built from the same configuration and parent;
@@ -56,7 +71,7 @@ extension ApplicationContext {
     private static func validate(_ configurator: ConfiguratorFromFactory, parent: ApplicationContext?) -> ValidationReport {
         // Only the thrown error of the non-starting initialiser is impossible here.
         guard let scratch = try? ApplicationContext(configurator: configurator, parent: parent, isValidation: true) else {
-            return ValidationReport(problems: [], scratch: nil)
+            return ValidationReport(findings: [], scratch: nil)
         }
         let stack = ThreadLocal.creationStack
         let outer = stack.problems
@@ -68,9 +83,9 @@ extension ApplicationContext {
             do {
                 _ = try scratch.resolve(index, as: Any.self)
             } catch {
-                collector.add(error)
+                collector.add(error, foundIn: error.path.dropLast().last ?? configurator.definitions[index].key)
             }
         }
-        return ValidationReport(problems: collector.problems, scratch: scratch)
+        return ValidationReport(findings: collector.findings, scratch: scratch)
     }
 }

@@ -18,7 +18,7 @@ extension ApplicationContext {
     /// cache makes this one atomic load and a comparison for types with nothing to inject.
     @inline(__always)
     func injectMade<T>(_ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let typeID = ObjectIdentifier(type(of: made as Any))
+        let typeID = ObjectIdentifier(type(of: made))
         if let cached = slots[index].plan.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
             if cached.isEmpty { return }
             try applyMade(cached, made as AnyObject, index, stack)
@@ -49,24 +49,18 @@ extension ApplicationContext {
         let base = Unmanaged.passUnretained(object).toOpaque()
         try withExtendedLifetime(object) { () throws(ContextError) in
             for field in plan.fields {
+                let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+                guard header.pointee.isPending else { continue }
+                let request = InjectRequest(context: self, requester: requester, property: field.property, ownerName: plan.typeName)
                 do throws(ContextError) {
-                    try field.type.inject(at: base + field.offset, property: field.property, ownerName: plan.typeName, from: self, requester: requester)
+                    try header.pointee.fill(base + field.offset, request)
                 } catch {
-                    guard let problems = ThreadLocal.creationStack.problems else { throw error }
-                    problems.add(error)
+                    let stack = ThreadLocal.creationStack
+                    guard let problems = stack.problems else { throw error }
+                    problems.add(error, foundIn: stack.path.last ?? plan.typeName)
                 }
             }
         }
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
-    }
-
-    /// The object an `@Inject` property named `property` of definition `requester` gets for
-    /// `key`, or `nil` when no context in the chain answers to `key`.
-    func injectedObject<Value>(_ key: String, as type: Value.Type, requester: Int?, property: String) throws(ContextError) -> Value? {
-        guard let found = locate(key) else { return nil }
-        if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
-            records.record(Edge(from: requester, depth: found.depth, to: found.index, label: property))
-        }
-        return try found.context.resolve(found.index, as: Value.self)
     }
 }

@@ -31,11 +31,9 @@ public struct Inject<Value> {
         case lazy(LazyInjection<Value>)
     }
 
-    @usableFromInline let key: String?
-    @usableFromInline let isLazy: Bool
+    /// What the context reads without knowing `Value`: see `InjectHeader`.
+    @usableFromInline var header: InjectHeader
     @usableFromInline var storage: Storage
-    @usableFromInline let file: StaticString
-    @usableFromInline let line: UInt
 
     /// Injects the object named like the property.
     @inlinable public init(file: StaticString = #fileID, line: UInt = #line) {
@@ -79,12 +77,11 @@ public struct Inject<Value> {
 
     @inlinable
     init(key: String?, isLazy: Bool, fallback: Value?, file: StaticString, line: UInt) {
-        // Inlined so the owner's initialiser builds the wrapper without generic metadata calls.
-        self.key = key
-        self.isLazy = isLazy
-        self.storage = .pending(fallback: fallback)
-        self.file = file
-        self.line = line
+        // Inlined into the owner's initialiser, which is specialised for `Value`: `Self.fill`
+        // then names the specialised filler, so injecting this property later runs concrete
+        // code instead of generic code that looks up type metadata for every property.
+        header = InjectHeader(key: key, isLazy: isLazy, file: file, line: line, fill: Self.fill)
+        storage = .pending(fallback: fallback)
         _noteInjectInitialised()
     }
 
@@ -96,7 +93,10 @@ public struct Inject<Value> {
             if case let .value(value) = storage { return value }
             return unresolvedValue()
         }
-        set { storage = .value(newValue) }
+        set {
+            storage = .value(newValue)
+            header.isPending = false
+        }
     }
 
     @usableFromInline
@@ -112,9 +112,82 @@ public struct Inject<Value> {
     }
 
     var neverInjectedMessage: String {
-        let name = key.map { "'\($0)'" } ?? "of type \(Value.self)"
-        return "@Inject property \(name) declared at \(file):\(line) was read before it was injected. Make its owner with an ApplicationContext (a definition's closure), or call `try context.inject(into: owner)` first."
+        let name = header.key.map { "'\($0)'" } ?? "of type \(Value.self)"
+        return "@Inject property \(name) declared at \(header.file):\(header.line) was read before it was injected. Make its owner (a class) with an ApplicationContext, in a definition's closure, or call `try context.inject(into: owner)` first."
     }
+
+    /// Fills the wrapper at `address` for `request`: the per-property work of injection.
+    @inlinable
+    static func fill(_ address: UnsafeMutableRawPointer, _ request: InjectRequest) throws(ContextError) {
+        let field = address.assumingMemoryBound(to: Self.self)
+        field.pointee.header.isPending = false
+        guard case let .pending(fallback) = field.pointee.storage else { return }
+        let key = field.pointee.header.key ?? request.property
+        if field.pointee.header.isLazy {
+            guard request.context.contains(key) else {
+                return try fillMissing(field, fallback, key, request)
+            }
+            field.pointee.storage = .lazy(LazyInjection(context: request.context, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), property: request.property))
+            return
+        }
+        let value = try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) -> Value? in
+            let result = buffer.baseAddress!
+            switch try request.context._object(named: key, type: ObjectIdentifier(Value.self), into: UnsafeMutableRawPointer(result), requester: request.requester, label: request.property) {
+            case let .made(made): return made.assumingMemoryBound(to: Value.self).pointee
+            case .madeInto: return result.move()
+            case .notFound: return nil
+            case .needsConversion: return try request.context._object(named: key, as: Value.self, requester: nil)
+            }
+        }
+        guard let value else { return try fillMissing(field, fallback, key, request) }
+        field.pointee.storage = .value(value)
+    }
+
+    /// No object answers to `key`: keep the default, read `nil`, or fail.
+    @usableFromInline
+    static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ fallback: Value?, _ key: String, _ request: InjectRequest) throws(ContextError) {
+        if fallback != nil { return }
+        guard let none = OptionalNone.value(of: Value.self) else {
+            throw .unresolvedInjection(type: request.ownerName, property: request.property, key: key)
+        }
+        field.pointee.storage = .value(none)
+    }
+}
+
+/// The part of an `Inject` the context reads and writes without knowing `Value`, through the
+/// offset recorded in the owner type's injection plan.
+@usableFromInline
+struct InjectHeader: Sendable {
+    @usableFromInline let key: String?
+    @usableFromInline let isLazy: Bool
+    /// `true` until the wrapper is injected or assigned: the plan skips it otherwise.
+    @usableFromInline var isPending: Bool
+    @usableFromInline let file: StaticString
+    @usableFromInline let line: UInt
+    /// `Inject<Value>.fill`, for this wrapper's `Value`.
+    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, InjectRequest) throws(ContextError) -> Void
+
+    @inlinable
+    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, InjectRequest) throws(ContextError) -> Void) {
+        self.key = key
+        self.isLazy = isLazy
+        self.isPending = true
+        self.file = file
+        self.line = line
+        self.fill = fill
+    }
+}
+
+/// Who asks a wrapper to fill itself.
+@usableFromInline
+struct InjectRequest {
+    @usableFromInline let context: ApplicationContext
+    /// The definition whose object is injected, for the dependency graph; `nil` for
+    /// `inject(into:)`.
+    @usableFromInline let requester: Int?
+    /// The property's name, the key unless the wrapper names one.
+    @usableFromInline let property: String
+    @usableFromInline let ownerName: String
 }
 
 extension Inject: Sendable where Value: Sendable {}
@@ -128,7 +201,9 @@ func _noteInjectInitialised() {
 }
 
 /// `nil` as a `Value`, when `Value` is an `Optional`.
+@usableFromInline
 enum OptionalNone {
+    @usableFromInline
     static func value<Value>(of type: Value.Type) -> Value? {
         (type as? any OptionalProtocol.Type)?.none as? Value
     }

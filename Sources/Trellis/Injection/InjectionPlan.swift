@@ -6,9 +6,10 @@
 final class InjectionPlan: Sendable {
     struct Field: Sendable {
         let offset: Int
+        /// Where the wrapper's `InjectHeader` lies inside the object.
+        let headerOffset: Int
         /// The property's name: the storage label without its leading underscore.
         let property: String
-        let type: any InjectableField.Type
     }
 
     let typeID: ObjectIdentifier
@@ -33,7 +34,7 @@ final class InjectionPlan: Sendable {
                 if let injectable = fieldType as? any InjectableField.Type {
                     var property = String(cString: name)
                     if property.hasPrefix("_") { property.removeFirst() }
-                    fields.append(Field(offset: offset, property: property, type: injectable))
+                    fields.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property))
                 }
                 return true
             }
@@ -60,37 +61,12 @@ final class InjectionPlan: Sendable {
     }
 }
 
-/// Implemented by `Inject` so a plan can fill a field it only knows by offset and metatype.
+/// Implemented by `Inject` so a plan can find a wrapper's header, knowing only its metatype.
 protocol InjectableField: SendableMetatype {
-    /// Fills the `Inject` stored at `address` from `context`, unless it already holds a value.
-    static func inject(at address: UnsafeMutableRawPointer, property: String, ownerName: String, from context: ApplicationContext, requester: Int?) throws(ContextError)
+    /// Where `InjectHeader` lies inside the wrapper.
+    static var headerOffset: Int { get }
 }
 
 extension Inject: InjectableField {
-    static func inject(at address: UnsafeMutableRawPointer, property: String, ownerName: String, from context: ApplicationContext, requester: Int?) throws(ContextError) {
-        let field = address.assumingMemoryBound(to: Inject<Value>.self)
-        guard case let .pending(fallback) = field.pointee.storage else { return }
-        let key = field.pointee.key ?? property
-        if field.pointee.isLazy {
-            guard context.contains(key) else {
-                if fallback != nil { return }
-                if let none = OptionalNone.value(of: Value.self) {
-                    field.pointee.storage = .value(none)
-                    return
-                }
-                throw .unresolvedInjection(type: ownerName, property: property, key: key)
-            }
-            let lazy = LazyInjection(context: context, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), property: property)
-            field.pointee.storage = .lazy(lazy)
-            return
-        }
-        if let value = try context.injectedObject(key, as: Value.self, requester: requester, property: property) {
-            field.pointee.storage = .value(value)
-        } else if fallback == nil {
-            guard let none = OptionalNone.value(of: Value.self) else {
-                throw .unresolvedInjection(type: ownerName, property: property, key: key)
-            }
-            field.pointee.storage = .value(none)
-        }
-    }
+    static var headerOffset: Int { MemoryLayout<Self>.offset(of: \Self.header)! }
 }

@@ -1,0 +1,224 @@
+import Synchronization
+import Testing
+import Trellis
+
+private final class CreationWidget {}
+
+private enum CreationTestError: Error { case notReady }
+
+/// One lazy singleton whose closure stays open until every thread of the round has asked for it.
+private struct OnceFactory: ObjectFactory {
+    let made = ConcurrencyCounter()
+    let asking: ConcurrencyLatch
+
+    var definitions: Definitions {
+        createSingleton("widget") { [made, asking] in
+            made.increment()
+            asking.wait()
+            return CreationWidget()
+        }
+    }
+}
+
+/// A lazy singleton that throws until `succeeds` is set.
+private struct FlakyFactory: ObjectFactory {
+    let attempts = ConcurrencyCounter()
+    let succeeds = ConcurrencyFlag()
+    let askingWhileFailing: ConcurrencyLatch
+    let askingOnceFixed: ConcurrencyLatch
+
+    var definitions: Definitions {
+        createSingleton("flaky") { [attempts, succeeds, askingWhileFailing, askingOnceFixed] in
+            attempts.increment()
+            guard succeeds.isSet else {
+                askingWhileFailing.wait()
+                throw CreationTestError.notReady
+            }
+            askingOnceFixed.wait()
+            return CreationWidget()
+        }
+    }
+}
+
+private final class SlowObject {}
+private final class QuickClock: Sendable {}
+private final class QuickService: Sendable {
+    let clock: QuickClock
+    init(clock: QuickClock) { self.clock = clock }
+}
+private final class QuickRequest {
+    let service: QuickService
+    init(service: QuickService) { self.service = service }
+}
+
+/// A singleton held open by the test, next to objects that must stay available meanwhile.
+private struct SlowFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+    let slowMade = ConcurrencyCounter()
+
+    var definitions: Definitions {
+        createEagerSingleton("clock") { QuickClock() }
+        createSingleton("slow") { [entered, release, slowMade] in
+            slowMade.increment()
+            entered.countDown()
+            release.wait()
+            return SlowObject()
+        }
+        createSingleton("service") { r in QuickService(clock: try r.object("clock")) }
+        createPrototype("request") { r in QuickRequest(service: try r.object("service")) }
+    }
+}
+
+private struct QuickChildFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("screen") { r in QuickService(clock: try r.object("clock")) }
+    }
+}
+
+private struct UnrelatedFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("clock") { QuickClock() }
+        createSingleton("service") { r in QuickService(clock: try r.object("clock")) }
+    }
+}
+
+@Suite("Concurrency: singletons are made exactly once")
+struct ConcurrencyCreationTests {
+    @Test func lazySingletonAskedByEightThreadsAtOnceIsMadeExactlyOnce() throws {
+        let rounds = 200
+        let threads = 8
+        let factories = (0..<rounds).map { _ in OnceFactory(asking: ConcurrencyLatch(count: threads)) }
+        let contexts = try factories.map { try ApplicationContext($0) }
+        let start = ConcurrencyBarrier(parties: threads)
+        let seen = ConcurrencyGuarded<[[ObjectIdentifier?]]>(Array(repeating: [], count: threads))
+
+        let finished = ConcurrencyThreads.run(threads) { thread in
+            var mine: [ObjectIdentifier?] = []
+            for round in 0..<rounds {
+                start.arriveAndWait()
+                // Counted before asking; the closure waits for all eight, so every thread asks
+                // while the singleton is being made.
+                factories[round].asking.countDown()
+                mine.append((try? contexts[round].object("widget", as: CreationWidget.self)).map(ObjectIdentifier.init))
+            }
+            seen.withLock { $0[thread] = mine }
+        }
+
+        try #require(finished, "threads did not finish: a lookup deadlocked")
+        let results = seen.value
+        var madeTwice: [Int] = []
+        var differentInstance: [Int] = []
+        for round in 0..<rounds {
+            let widget = try contexts[round].object("widget", as: CreationWidget.self)
+            if factories[round].made.value != 1 { madeTwice.append(round) }
+            if results.contains(where: { $0[round] != ObjectIdentifier(widget) }) { differentInstance.append(round) }
+        }
+        #expect(madeTwice.isEmpty, "closure ran more than once in rounds \(madeTwice)")
+        #expect(differentInstance.isEmpty, "threads got different instances in rounds \(differentInstance)")
+    }
+
+    @Test func throwingSingletonAskedByManyThreadsFailsOnEachAndIsMadeOnceWhenFixed() throws {
+        let rounds = 50
+        let threads = 8
+        let factories = (0..<rounds).map { _ in
+            FlakyFactory(askingWhileFailing: ConcurrencyLatch(count: threads), askingOnceFixed: ConcurrencyLatch(count: threads))
+        }
+        let contexts = try factories.map { try ApplicationContext($0) }
+        let start = ConcurrencyBarrier(parties: threads)
+        let failures = ConcurrencyGuarded<[String]>([])
+
+        let failingFinished = ConcurrencyThreads.run(threads) { _ in
+            for round in 0..<rounds {
+                start.arriveAndWait()
+                factories[round].askingWhileFailing.countDown()
+                do throws(ContextError) {
+                    let widget = try contexts[round].object("flaky", as: CreationWidget.self)
+                    failures.withLock { $0.append("round \(round): got \(widget) from a failing definition") }
+                } catch {
+                    guard case let .creationFailed(key, _, underlying) = error, key == "flaky", underlying is CreationTestError else {
+                        failures.withLock { $0.append("round \(round): \(error)") }
+                        continue
+                    }
+                }
+            }
+        }
+        try #require(failingFinished, "threads did not finish: a failing lookup deadlocked")
+        #expect(failures.value.isEmpty)
+        for round in 0..<rounds {
+            #expect((1...threads).contains(factories[round].attempts.value), "round \(round)")
+        }
+
+        let attemptsBefore = factories.map(\.attempts.value)
+        for factory in factories { factory.succeeds.set() }
+        let seen = ConcurrencyGuarded<[Int: Set<ObjectIdentifier>]>([:])
+        let fixedFinished = ConcurrencyThreads.run(threads) { _ in
+            for round in 0..<rounds {
+                start.arriveAndWait()
+                factories[round].askingOnceFixed.countDown()
+                do {
+                    let widget = try contexts[round].object("flaky", as: CreationWidget.self)
+                    _ = seen.withLock { $0[round, default: []].insert(ObjectIdentifier(widget)) }
+                } catch {
+                    failures.withLock { $0.append("round \(round) after the fix: \(error)") }
+                }
+            }
+        }
+        try #require(fixedFinished, "threads did not finish: a lookup after the fix deadlocked")
+        #expect(failures.value.isEmpty)
+        for round in 0..<rounds {
+            let widget = try contexts[round].object("flaky", as: CreationWidget.self)
+            #expect(seen.value[round] == [ObjectIdentifier(widget)], "round \(round)")
+            #expect(factories[round].attempts.value == attemptsBefore[round] + 1, "round \(round): made more than once after the fix")
+        }
+    }
+
+    @Test func madeAndUnrelatedObjectsAreServedWhileASingletonClosureIsHeldOpen() throws {
+        let factory = SlowFactory()
+        let context = try ApplicationContext(factory)
+        let child = try ApplicationContext(QuickChildFactory(), parent: context)
+        let clock = try context.object("clock", as: QuickClock.self)
+        let slowSeen = ConcurrencyGuarded<[ObjectIdentifier]>([])
+        let recordSlow: @Sendable (Int) -> Void = { _ in
+            if let slow = try? context.object("slow", as: SlowObject.self) {
+                slowSeen.withLock { $0.append(ObjectIdentifier(slow)) }
+            }
+        }
+
+        let slowDone = ConcurrencyThreads.start(1, recordSlow)
+        defer { factory.release.countDown() }  // never leave the thread hanging, whatever fails
+        try #require(factory.entered.wait(), "the slow closure never started")
+        // A second thread asking for the slow singleton waits for it instead of making another.
+        let waiterDone = ConcurrencyThreads.start(1, recordSlow)
+
+        let problems = ConcurrencyGuarded<[String]>([])
+        let servedWhileHeld = ConcurrencyThreads.run(4) { thread in
+            do {
+                for _ in 0..<50 {
+                    if try context.object("clock", as: QuickClock.self) !== clock { problems.withLock { $0.append("other clock") } }
+                    let request = try context.object("request", as: QuickRequest.self)
+                    if try request.service !== context.object("SERVICE", as: QuickService.self) {
+                        problems.withLock { $0.append("other service") }
+                    }
+                    if try child.object("screen", as: QuickService.self).clock !== clock {
+                        problems.withLock { $0.append("screen got another clock") }
+                    }
+                }
+                // A context started meanwhile makes its eager and lazy singletons.
+                let unrelated = try ApplicationContext(UnrelatedFactory())
+                _ = try unrelated.object("service", as: QuickService.self)
+            } catch {
+                problems.withLock { $0.append("thread \(thread): \(error)") }
+            }
+        }
+
+        #expect(servedWhileHeld, "lookups blocked while another thread was inside a definition's closure")
+        #expect(slowSeen.value.isEmpty, "a lookup of the held singleton returned before its closure did")
+        #expect(problems.value.isEmpty)
+        factory.release.countDown()
+        try #require(slowDone.wait() && waiterDone.wait(), "the slow singleton never finished")
+        let slow = try context.object("slow", as: SlowObject.self)
+        #expect(slowSeen.value == [ObjectIdentifier(slow), ObjectIdentifier(slow)])
+        #expect(factory.slowMade.value == 1)
+    }
+}

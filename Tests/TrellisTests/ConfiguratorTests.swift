@@ -1,0 +1,383 @@
+import Synchronization
+import Testing
+import Trellis
+
+// MARK: - Fixtures
+
+/// A factory made of whatever definitions a test hands it, named `contextName`.
+private struct ConfigFactory: ObjectFactory {
+    var contextName: String { "ConfigContext" }
+    let make: @Sendable (ConfigFactory) -> Definitions
+    var definitions: Definitions { make(self) }
+
+    /// A nested group.
+    func group(@DefinitionsBuilder _ body: () -> Definitions) -> Definitions { body() }
+}
+
+private func configure(@DefinitionsBuilder _ body: @escaping @Sendable (ConfigFactory) -> Definitions) throws(ContextError) -> ConfiguratorFromFactory {
+    try ConfiguratorFromFactory(ConfigFactory(make: body))
+}
+
+/// The error configuring `body` throws, or `nil` when it configures.
+private func configurationError(@DefinitionsBuilder _ body: @escaping @Sendable (ConfigFactory) -> Definitions) -> ContextError? {
+    do {
+        _ = try configure(body)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+private final class ConfigObject: Sendable {
+    let tag: String
+    init(_ tag: String) { self.tag = tag }
+}
+
+private struct ConfigShapeFactory: ObjectFactory {
+    var contextName: String { "Shape" }
+    var definitions: Definitions {
+        createEagerSingleton("clock") { ConfigObject("clock") }
+        createSingleton("mailService") { ConfigObject("mailer") }.aliases("postman")
+        createPrototype("Request") { ConfigObject("request") }
+        aliases(for: "mailService", "_mailer")
+    }
+}
+
+/// Counts how often its `definitions` are evaluated and records what its closures make.
+private final class ConfigCounter: Sendable {
+    private let evaluations = Mutex(0)
+    private let made = Mutex(0)
+    var evaluationCount: Int { evaluations.withLock { $0 } }
+    var madeCount: Int { made.withLock { $0 } }
+    func evaluated() { evaluations.withLock { $0 += 1 } }
+    func make() -> ConfigObject {
+        made.withLock { $0 += 1 }
+        return ConfigObject("made")
+    }
+}
+
+private struct ConfigCountingFactory: ObjectFactory {
+    let counter: ConfigCounter
+    let broken: Bool
+    var definitions: Definitions {
+        counter.evaluated()
+        return group
+    }
+
+    @DefinitionsBuilder var group: Definitions {
+        createEagerSingleton("first") { counter.make() }
+        createSingleton("second") { counter.make() }
+        if broken {
+            createPrototype("first") { counter.make() }
+        }
+    }
+}
+
+private struct ConfigParentFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("shared") { ConfigObject("parent shared") }.aliases("common")
+    }
+}
+
+private struct ConfigChildFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("shared") { ConfigObject("child shared") }
+        createSingleton("other") { ConfigObject("child other") }.aliases("common")
+    }
+}
+
+// MARK: - Tests
+
+@Suite struct ConfiguratorTests {
+    // MARK: Keys
+
+    @Test(arguments: ["", " ", " leading", "trailing ", "\nnewline", "newline\n", "\ttab", "tab\t", " both ", "\u{00A0}nbsp"])
+    func keyEmptyOrWithOuterWhitespaceIsInvalid(key: String) {
+        let error = configurationError { f in f.createSingleton(key) { 1 } }
+        #expect(error == .invalidKey(key: key, context: "ConfigContext"))
+    }
+
+    @Test func keyWithInnerWhitespaceIsValid() throws {
+        let configurator = try configure { f in f.createSingleton("two words") { 1 } }
+        #expect(configurator.keys == ["two words"])
+    }
+
+    @Test func invalidKeyAmongValidOnesIsReported() {
+        let error = configurationError { f in
+            f.createSingleton("fine") { 1 }
+            f.createSingleton(" bad") { 2 }
+        }
+        #expect(error == .invalidKey(key: " bad", context: "ConfigContext"))
+    }
+
+    @Test func keysAreCaseSensitive() throws {
+        // Only the key itself and its default aliases answer; other spellings do not.
+        let configurator = try configure { f in f.createSingleton("mailer") { 1 } }
+        #expect(configurator.key(for: "mailer") == "mailer")
+        #expect(configurator.key(for: "MAILER") == "mailer")
+        #expect(configurator.key(for: "Mailer") == nil)
+        #expect(configurator.key(for: "mAILER") == nil)
+        #expect(configurator.key(for: "mailER") == nil)
+    }
+
+    @Test func duplicateKeyIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }
+            f.createPrototype("clock") { 2 }
+            f.createPrototype("mailer") { 3 }
+        }
+        #expect(error == .duplicateKey(key: "mailer", context: "ConfigContext"))
+    }
+
+    @Test func duplicateKeyAcrossGroupsIsRejected() {
+        let error = configurationError { f in
+            f.group { f.createSingleton("mailer") { 1 } }
+            f.group { f.createEagerSingleton("mailer") { 2 } }
+        }
+        #expect(error == .duplicateKey(key: "mailer", context: "ConfigContext"))
+    }
+
+    // MARK: Default aliases
+
+    @Test func uppercaseDefaultAliasNamesTheKey() throws {
+        let configurator = try configure { f in f.createSingleton("fooBar") { 1 } }
+        #expect(configurator.key(for: "FOOBAR") == "fooBar")
+        #expect(configurator.aliasTable["FOOBAR"] == "fooBar")
+    }
+
+    @Test func lowercaseFirstDefaultAliasNamesTheKey() throws {
+        let configurator = try configure { f in f.createSingleton("FooBar") { 1 } }
+        #expect(configurator.key(for: "fooBar") == "FooBar")
+        #expect(configurator.key(for: "FOOBAR") == "FooBar")
+        #expect(configurator.aliasTable == ["fooBar": "FooBar", "FOOBAR": "FooBar"])
+    }
+
+    @Test func defaultAliasEqualToItsKeyIsNotAdded() throws {
+        let configurator = try configure { f in
+            f.createSingleton("foo") { 1 }    // lowercase-first "foo" is the key itself
+            f.createSingleton("BAR") { 2 }    // uppercase "BAR" is the key itself
+            f.createSingleton("42") { 3 }     // neither form differs
+        }
+        #expect(configurator.aliases(of: "foo") == ["FOO"])
+        #expect(configurator.aliases(of: "BAR") == ["bAR"])
+        #expect(configurator.aliases(of: "42").isEmpty)
+        #expect(configurator.aliasTable == ["FOO": "foo", "bAR": "BAR"])
+    }
+
+    @Test func defaultAliasesOfNonASCIIKeysAreGeneratedToo() throws {
+        let configurator = try configure { f in
+            f.createSingleton("élan") { 1 }
+            f.createSingleton("Über") { 2 }
+        }
+        #expect(configurator.key(for: "ÉLAN") == "élan")
+        #expect(configurator.key(for: "über") == "Über")
+        #expect(configurator.key(for: "ÜBER") == "Über")
+        #expect(configurator.key(for: "Élan") == nil)
+    }
+
+    @Test func defaultAliasesResolveInAContext() throws {
+        let context = try ApplicationContext(ConfigShapeFactory())
+        let mailer: ConfigObject = try context.object("mailService")
+        #expect(try context.object("MAILSERVICE", as: ConfigObject.self) === mailer)
+        #expect(try context.object("request", as: ConfigObject.self).tag == "request")
+        #expect(try context.object("REQUEST", as: ConfigObject.self).tag == "request")
+    }
+
+    // MARK: Unique names
+
+    @Test func explicitAliasEqualToAnotherKeyIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }
+            f.createSingleton("clock") { 2 }.aliases("mailer")
+        }
+        #expect(error == .aliasShadowsKey(alias: "mailer", aliasOf: "clock", isGenerated: false, context: "ConfigContext"))
+    }
+
+    @Test func explicitAliasForEqualToAnotherKeyIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }
+            f.createSingleton("clock") { 2 }
+            f.aliases(for: "clock", "mailer")
+        }
+        #expect(error == .aliasShadowsKey(alias: "mailer", aliasOf: "clock", isGenerated: false, context: "ConfigContext"))
+    }
+
+    @Test func explicitAliasEqualToItsOwnKeyIsRejected() {
+        let error = configurationError { f in f.createSingleton("mailer") { 1 }.aliases("mailer") }
+        #expect(error != nil)
+    }
+
+    @Test func generatedAliasEqualToAnotherKeyIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("Foo") { 1 }
+            f.createSingleton("foo") { 2 }
+        }
+        #expect(error == .aliasShadowsKey(alias: "foo", aliasOf: "Foo", isGenerated: true, context: "ConfigContext"))
+        let message = error?.description ?? ""
+        #expect(message.contains("'Foo'"))
+        #expect(message.contains("'foo'"))
+        #expect(message.contains("generated"))
+    }
+
+    @Test func keysDifferingOnlyInCaseAreRejectedInEitherOrder() {
+        let error = configurationError { f in
+            f.createSingleton("foo") { 1 }
+            f.createSingleton("Foo") { 2 }
+        }
+        let message = error?.description ?? ""
+        #expect(error != nil)
+        #expect(message.contains("'foo'"))
+        #expect(message.contains("'Foo'"))
+        #expect(message.contains("generated"))
+    }
+
+    @Test func oneAliasOnTwoDefinitionsIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }.aliases("service")
+            f.createSingleton("clock") { 2 }
+            f.aliases(for: "clock", "service")
+        }
+        #expect(error == .duplicateAlias(alias: "service", uses: [
+            .init(key: "mailer", isGenerated: false), .init(key: "clock", isGenerated: false),
+        ], context: "ConfigContext"))
+    }
+
+    @Test func twoKeysGeneratingOneDefaultAliasAreRejected() {
+        let error = configurationError { f in
+            f.createSingleton("ab") { 1 }
+            f.createSingleton("aB") { 2 }
+        }
+        #expect(error == .duplicateAlias(alias: "AB", uses: [
+            .init(key: "ab", isGenerated: true), .init(key: "aB", isGenerated: true),
+        ], context: "ConfigContext"))
+        let message = error?.description ?? ""
+        #expect(message.contains("'AB'"))
+        #expect(message.contains("'ab'"))
+        #expect(message.contains("'aB'"))
+        #expect(message.contains("generated"))
+    }
+
+    @Test func explicitAliasRepeatingItsOwnDefaultAliasIsRejected() {
+        let error = configurationError { f in f.createSingleton("fooBar") { 1 }.aliases("FOOBAR") }
+        guard case let .duplicateAlias(alias, uses, _) = error else {
+            Issue.record("expected duplicateAlias, got \(String(describing: error))")
+            return
+        }
+        #expect(alias == "FOOBAR")
+        #expect(Set(uses) == [.init(key: "fooBar", isGenerated: true), .init(key: "fooBar", isGenerated: false)])
+    }
+
+    @Test func explicitAliasRepeatingItsOwnLowercaseFirstDefaultIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("FooBar") { 1 }
+            f.aliases(for: "FooBar", "fooBar")
+        }
+        guard case let .duplicateAlias(alias, _, _) = error else {
+            Issue.record("expected duplicateAlias, got \(String(describing: error))")
+            return
+        }
+        #expect(alias == "fooBar")
+    }
+
+    @Test func aliasRepeatedForOneDefinitionIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }.aliases("postman")
+            f.aliases(for: "mailer", "postman")
+        }
+        guard case let .duplicateAlias(alias, _, _) = error else {
+            Issue.record("expected duplicateAlias, got \(String(describing: error))")
+            return
+        }
+        #expect(alias == "postman")
+    }
+
+    @Test func aliasesForAnUnknownKeyIsRejected() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }
+            f.aliases(for: "mailr", "postman")
+        }
+        #expect(error == .aliasOfUnknownKey(alias: "postman", key: "mailr", context: "ConfigContext"))
+    }
+
+    @Test func aliasesForMayPrecedeTheDefinitionItNames() throws {
+        let configurator = try configure { f in
+            f.aliases(for: "mailer", "postman")
+            f.createSingleton("mailer") { 1 }
+        }
+        #expect(configurator.key(for: "postman") == "mailer")
+    }
+
+    @Test func invalidExplicitAliasIsRejected() {
+        let error = configurationError { f in f.createSingleton("mailer") { 1 }.aliases(" postman") }
+        #expect(error == .invalidKey(key: " postman", context: "ConfigContext"))
+    }
+
+    @Test func childMayReuseItsParentsKeysAndAliases() throws {
+        let parent = try ApplicationContext(ConfigParentFactory())
+        let child = try ApplicationContext(ConfigChildFactory(), parent: parent)
+        #expect(try child.object("shared", as: ConfigObject.self).tag == "child shared")
+        #expect(try child.object("common", as: ConfigObject.self).tag == "child other")
+        #expect(try parent.object("common", as: ConfigObject.self).tag == "parent shared")
+    }
+
+    // MARK: When
+
+    @Test func definitionsAreEvaluatedOnce() throws {
+        let counter = ConfigCounter()
+        _ = try ApplicationContext(ConfigCountingFactory(counter: counter, broken: false))
+        #expect(counter.evaluationCount == 1)
+    }
+
+    @Test func namingErrorIsThrownBeforeAnyObjectIsMade() {
+        let counter = ConfigCounter()
+        #expect(throws: ContextError.duplicateKey(key: "first", context: "ConfigCountingFactory")) {
+            _ = try ApplicationContext(ConfigCountingFactory(counter: counter, broken: true))
+        }
+        #expect(counter.madeCount == 0)
+    }
+
+    // MARK: What the configurator exposes
+
+    @Test func configuratorExposesDefinitionsInDeclarationOrder() throws {
+        let configurator = try ConfiguratorFromFactory(ConfigShapeFactory())
+        #expect(configurator.definitions.map(\.key) == ["clock", "mailService", "Request"])
+        #expect(configurator.definitions.map(\.scope) == [.eagerSingleton, .singleton, .prototype])
+        #expect(configurator.keys == ["clock", "mailService", "Request"])
+        #expect(configurator.contextName == "Shape")
+    }
+
+    @Test func configuratorAliasTableHoldsExplicitAndDefaultAliases() throws {
+        let configurator = try ConfiguratorFromFactory(ConfigShapeFactory())
+        #expect(configurator.aliasTable == [
+            "CLOCK": "clock",
+            "MAILSERVICE": "mailService", "postman": "mailService", "_mailer": "mailService",
+            "REQUEST": "Request", "request": "Request",
+        ])
+    }
+
+    @Test func configuratorListsAliasesOfAKeyExplicitFirst() throws {
+        let configurator = try ConfiguratorFromFactory(ConfigShapeFactory())
+        #expect(configurator.aliases(of: "mailService") == ["postman", "_mailer", "MAILSERVICE"])
+        #expect(Set(configurator.aliases(of: "Request")) == ["REQUEST", "request"])
+        #expect(configurator.aliases(of: "missing").isEmpty)
+    }
+
+    @Test func configuratorFindsTheKeyForAnyName() throws {
+        let configurator = try ConfiguratorFromFactory(ConfigShapeFactory())
+        #expect(configurator.key(for: "mailService") == "mailService")
+        #expect(configurator.key(for: "postman") == "mailService")
+        #expect(configurator.key(for: "_mailer") == "mailService")
+        #expect(configurator.key(for: "MAILSERVICE") == "mailService")
+        #expect(configurator.key(for: "request") == "Request")
+        #expect(configurator.key(for: "mailservice") == nil)
+        #expect(configurator.key(for: "missing") == nil)
+    }
+
+    @Test func oneConfiguratorStartsIndependentContexts() throws {
+        let configurator = try ConfiguratorFromFactory(ConfigShapeFactory())
+        let first = try ApplicationContext(configurator: configurator)
+        let second = try ApplicationContext(configurator: configurator)
+        #expect(first.name == "Shape")
+        #expect(try first.object("clock", as: ConfigObject.self) !== second.object("clock", as: ConfigObject.self))
+    }
+}
