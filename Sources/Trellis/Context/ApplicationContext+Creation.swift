@@ -106,22 +106,15 @@ extension ApplicationContext {
         stack.push(self, index)
         defer { stack.pop() }
         let made = try body()
-        if !edgesRecorded[index].load(ordering: .relaxed) { edgesRecorded[index].store(true, ordering: .relaxed) }
-        if let startup = stack.startup { startup.madeWhileStarting(table.keys[index], in: self, depth: stack.depth) }
+        prototypeMade(index, stack)
         return made
     }
 
-    /// Runs a definition's closure. A `ContextError` from one of its own lookups passes through
-    /// unchanged (its path already says where it came from); anything else the closure throws
-    /// becomes `creationFailed` with the path.
+    /// Bookkeeping after a prototype of definition `index` was made, its frame still pushed.
     @inline(__always)
-    func call<T>(_ make: (Resolver) throws -> T, _ index: Int, _ stack: CreationStack) throws(ContextError) -> T {
-        do {
-            return try make(Resolver(context: self, requester: index))
-        } catch let error as ContextError {
-            throw error
-        } catch {
-            throw .creationFailed(key: table.keys[index], path: stack.path, underlying: error)
-        }
+    func prototypeMade(_ index: Int, _ stack: CreationStack) {
+        if !edgesRecorded[index].load(ordering: .relaxed) { edgesRecorded[index].store(true, ordering: .relaxed) }
+        if stack.state.pointee.isStarting { stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.depth) }
     }
+
 }

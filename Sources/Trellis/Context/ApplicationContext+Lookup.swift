@@ -74,10 +74,14 @@ extension ApplicationContext {
             return try onFreshStack(stack) { () throws(ContextError) -> Outcome in try make(index, into: result) }
         }
         if scopes[index] == .prototype {
-            let maker = makers[index]
-            try withPrototypeFrame(index, stack) { () throws(ContextError) in
-                try maker.make(into: result, self, index, stack)
+            if stack.contains(self, index) {
+                throw .circularDependency(path: stack.path + [table.keys[index]])
             }
+            unowned(unsafe) let maker = makers[index]
+            stack.push(self, index)
+            defer { stack.pop() }
+            try maker.make(into: result, self, index, stack)
+            prototypeMade(index, stack)
         } else {
             try singletonBox(index, stack).copy(into: result)
         }
@@ -113,7 +117,7 @@ extension ApplicationContext {
         if typeIDs[index] == typeID, let made = published[index].load(ordering: .acquiring) {
             return made.assumingMemoryBound(to: T.self).pointee
         }
-        let stack = ThreadLocal.creationStack
+        unowned(unsafe) let stack = ThreadLocal.creationStack
         if stack.depth >= stack.state.pointee.nextFreshStack {
             return try onFreshStack(stack) { () throws(ContextError) -> T in try resolve(index, as: T.self) }
         }

@@ -29,6 +29,8 @@ final class CreationStack: @unchecked Sendable {
         var nextFreshStack = FreshStack.framesPerThread
         /// Collects what an eager singleton pulls in while the context starts.
         var startup: StartupCollector?
+        /// `startup != nil`, readable without retaining the collector.
+        var isStarting = false
         /// Set while `validate()` runs on this thread: problems are collected, not thrown.
         var problems: ProblemCollector?
         /// Singletons on this stack whose properties are being injected right now.
@@ -57,7 +59,10 @@ final class CreationStack: @unchecked Sendable {
 
     var startup: StartupCollector? {
         get { state.pointee.startup }
-        set { state.pointee.startup = newValue }
+        set {
+            state.pointee.startup = newValue
+            state.pointee.isStarting = newValue != nil
+        }
     }
 
     var problems: ProblemCollector? {

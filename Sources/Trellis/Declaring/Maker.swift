@@ -8,10 +8,13 @@ class AnyMaker: @unchecked Sendable {
     // `Sendable` type; the class is non-final only so that `TypedMaker<Object>` can specialise it.
     let objectType: Any.Type
     let objectTypeID: ObjectIdentifier
+    /// The declared type is a class: an object is a single reference.
+    let isClassType: Bool
 
-    init(objectType: Any.Type) {
+    init(objectType: Any.Type, isClassType: Bool) {
         self.objectType = objectType
         self.objectTypeID = ObjectIdentifier(objectType)
+        self.isClassType = isClassType
     }
 
     /// Makes and injects an object of definition `index` of `context`, and moves it into `result`,
@@ -38,26 +41,52 @@ class AnyMaker: @unchecked Sendable {
 
 /// The creation closure of a definition whose objects are `Object`s.
 final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
-    // Safe: see `AnyMaker`; `make` is an immutable `@Sendable` closure.
-    let make: @Sendable (Resolver) throws -> Object
+    // Safe: see `AnyMaker`; both closures are immutable and `@Sendable`.
+    /// The closure of a definition that looks up other objects.
+    let make: (@Sendable (Resolver) throws -> Object)?
+    /// The closure of a definition that needs no other object: called without building a
+    /// `Resolver`, the common case for leaves of the graph.
+    let makeIndependent: (@Sendable () throws -> Object)?
 
     init(_ make: @escaping @Sendable (Resolver) throws -> Object) {
         self.make = make
-        super.init(objectType: Object.self)
+        self.makeIndependent = nil
+        super.init(objectType: Object.self, isClassType: Object.self is AnyClass)
+    }
+
+    init(independent make: @escaping @Sendable () throws -> Object) {
+        self.make = nil
+        self.makeIndependent = make
+        super.init(objectType: Object.self, isClassType: Object.self is AnyClass)
+    }
+
+    /// Runs the closure. A `ContextError` from one of its own lookups passes through unchanged
+    /// (its path already says where it came from); anything else it throws becomes
+    /// `creationFailed` with the path.
+    @inline(__always)
+    private func run(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Object {
+        do {
+            if let makeIndependent { return try makeIndependent() }
+            return try make!(Resolver(context: context, requester: index))
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: context.table.keys[index], path: stack.path, underlying: error)
+        }
     }
 
     override func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let made = try context.call(make, index, stack)
+        let made = try run(context, index, stack)
         try context.injectMade(made, index, stack)
         result.initializeMemory(as: Object.self, to: made)
     }
 
     override func makeBox(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
-        Box(try context.call(make, index, stack))
+        Box(try run(context, index, stack))
     }
 
     override func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
-        let made = try context.call(make, index, stack)
+        let made = try run(context, index, stack)
         try context.injectMade(made, index, stack)
         return made
     }

@@ -40,7 +40,7 @@ extension ObjectFactory {
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker { _ in try make() })
+        Definition(key: key, scope: .singleton, maker: TypedMaker(independent: make))
     }
 
     /// An eager singleton: made when the context starts, in declaration order.
@@ -56,7 +56,7 @@ extension ObjectFactory {
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker { _ in try make() })
+        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(independent: make))
     }
 
     /// A prototype: a new instance on every lookup; the context keeps no reference to it.
@@ -70,7 +70,7 @@ extension ObjectFactory {
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker { _ in try make() })
+        Definition(key: key, scope: .prototype, maker: TypedMaker(independent: make))
     }
 
     /// Extra names for `key`, which must be a key of this factory (Reliant's `aliasesForX`).

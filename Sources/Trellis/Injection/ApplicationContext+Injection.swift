@@ -18,10 +18,12 @@ extension ApplicationContext {
     /// cache makes this one atomic load and a comparison for types with nothing to inject.
     @inline(__always)
     func injectMade<T>(_ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let typeID = ObjectIdentifier(type(of: made))
+        // `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
+        // reference only needs its isa read.
+        let typeID = makers[index].isClassType ? ObjectIdentifier(type(of: unsafeBitCast(made, to: AnyObject.self))) : ObjectIdentifier(type(of: made))
         if let cached = slots[index].plan.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
             if cached.isEmpty { return }
-            try applyMade(cached, made as AnyObject, index, stack)
+            try applyMade(cached, Self.reference(to: made, isClass: makers[index].isClassType), index, stack)
             return
         }
         try injectMadeSlow(made, index, stack)
@@ -32,7 +34,15 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: made as Any))
         slots[index].plan.store(Unmanaged.passUnretained(plan), ordering: .releasing)
         if plan.isEmpty { return }
-        try applyMade(plan, made as AnyObject, index, stack)
+        try applyMade(plan, Self.reference(to: made, isClass: makers[index].isClassType), index, stack)
+    }
+
+    /// The object `made` refers to; the plan being non-empty says it is a class instance.
+    /// `as AnyObject` is a full dynamic cast, so a definition declared with a class type is
+    /// converted by reinterpreting the reference instead.
+    @inline(__always)
+    private static func reference<T>(to made: T, isClass: Bool) -> AnyObject {
+        isClass ? unsafeBitCast(made, to: AnyObject.self) : made as AnyObject
     }
 
     private func applyMade(_ plan: InjectionPlan, _ made: AnyObject, _ index: Int, _ stack: CreationStack) throws(ContextError) {
