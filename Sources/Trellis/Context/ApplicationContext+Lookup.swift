@@ -69,7 +69,7 @@ extension ApplicationContext {
     /// Makes (or, for a singleton, copies) the object of definition `index`, declared as the
     /// caller's type, into `result`.
     private func make(_ index: Int, into result: UnsafeMutableRawPointer) throws(ContextError) -> Outcome {
-        unowned(unsafe) let stack = ThreadLocal.creationStack
+        let stack = ThreadLocal.creationStack
         if stack.depth >= stack.state.pointee.nextFreshStack {
             return try onFreshStack(stack) { () throws(ContextError) -> Outcome in try make(index, into: result) }
         }
@@ -77,9 +77,9 @@ extension ApplicationContext {
             if stack.contains(self, index) {
                 throw .circularDependency(path: stack.path + [table.keys[index]])
             }
-            unowned(unsafe) let maker = makers[index]
             stack.push(self, index)
             defer { stack.pop() }
+            unowned(unsafe) let maker = makerRefs[index].takeUnretainedValue()
             try maker.make(into: result, self, index, stack)
             prototypeMade(index, stack)
         } else {
@@ -117,7 +117,7 @@ extension ApplicationContext {
         if typeIDs[index] == typeID, let made = published[index].load(ordering: .acquiring) {
             return made.assumingMemoryBound(to: T.self).pointee
         }
-        unowned(unsafe) let stack = ThreadLocal.creationStack
+        let stack = ThreadLocal.creationStack
         if stack.depth >= stack.state.pointee.nextFreshStack {
             return try onFreshStack(stack) { () throws(ContextError) -> T in try resolve(index, as: T.self) }
         }
@@ -154,7 +154,7 @@ extension ApplicationContext {
         let key = table.keys[index]
         var path = stack.path
         // A prototype is checked inside its own frame, which already ends the path.
-        let last = stack.state.pointee.frames.last
+        let last = stack.innermost
         if last?.definition != index || last?.context.toOpaque() != Unmanaged.passUnretained(self).toOpaque() { path.append(key) }
         throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: path)
     }

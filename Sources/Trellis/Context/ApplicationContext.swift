@@ -23,6 +23,9 @@ public final class ApplicationContext: Sendable {
     let table: NameTable
     let typeIDs: ContiguousArray<ObjectIdentifier>
     let makers: ContiguousArray<AnyMaker>
+    /// `makers` again, unretained, for the creation path: read without reference counting.
+    // Safe: allocated in init and freed in deinit; the makers are kept alive by `makers`.
+    nonisolated(unsafe) let makerRefs: UnsafeMutablePointer<Unmanaged<AnyMaker>>
     let scopes: ContiguousArray<Scope>
     let slots: ContiguousArray<Slot>
     /// Per definition: the made singleton's value (as its declared type), published once with
@@ -30,6 +33,9 @@ public final class ApplicationContext: Sendable {
     // Safe: the buffer is allocated in init, freed in deinit, and only ever accessed through the
     // `Atomic` elements it holds.
     nonisolated(unsafe) let published: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
+    /// Per definition: the injection plan of the type it made last (plans are immortal).
+    // Safe: as `published`.
+    nonisolated(unsafe) let plans: UnsafeMutablePointer<Atomic<Unmanaged<InjectionPlan>?>>
     /// Per definition: set once it was made successfully, so its dependency edges are recorded.
     // Safe: as `published`.
     nonisolated(unsafe) let edgesRecorded: UnsafeMutablePointer<Atomic<Bool>>
@@ -69,12 +75,16 @@ public final class ApplicationContext: Sendable {
         table = configurator.table
         typeIDs = configurator.objectTypeIDs
         makers = ContiguousArray(configurator.definitions.map(\.maker))
+        makerRefs = .allocate(capacity: max(makers.count, 1))
+        makerRefs.initialize(from: makers.map { Unmanaged.passUnretained($0) }, count: makers.count)
         scopes = ContiguousArray(configurator.definitions.map(\.scope))
         slots = ContiguousArray(configurator.table.keys.map(Slot.init(key:)))
         let count = configurator.definitions.count
         published = .allocate(capacity: max(count, 1))
         edgesRecorded = .allocate(capacity: max(count, 1))
+        plans = .allocate(capacity: max(count, 1))
         for index in 0..<count {
+            (plans + index).initialize(to: Atomic(nil))
             (published + index).initialize(to: Atomic(nil))
             (edgesRecorded + index).initialize(to: Atomic(false))
         }
@@ -83,11 +93,14 @@ public final class ApplicationContext: Sendable {
     }
 
     deinit {
+        makerRefs.deallocate()
         let count = configuration.definitions.count
         published.deinitialize(count: count)
         published.deallocate()
         edgesRecorded.deinitialize(count: count)
         edgesRecorded.deallocate()
+        plans.deinitialize(count: count)
+        plans.deallocate()
     }
 
     /// The keys of this context's own definitions, in declaration order.

@@ -22,7 +22,11 @@ final class CreationStack: @unchecked Sendable {
     }
 
     struct State {
-        var frames: [Frame] = []
+        /// The frames, innermost last, in a buffer of their own: `Frame` is a trivial type, so
+        /// pushing, popping and searching involve no reference counting.
+        var frames: UnsafeMutablePointer<Frame>
+        var depth = 0
+        var capacity: Int
         /// `@Inject` wrappers initialised since the innermost frame was pushed (reflection check).
         var injectInits = 0
         /// The depth at which the next lookup moves to a fresh thread (see `FreshStack`).
@@ -45,17 +49,19 @@ final class CreationStack: @unchecked Sendable {
 
     init() {
         state = .allocate(capacity: 1)
-        state.initialize(to: State())
-        state.pointee.frames.reserveCapacity(16)
+        state.initialize(to: State(frames: .allocate(capacity: 32), capacity: 32))
     }
 
     deinit {
+        state.pointee.frames.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
 
-    var frames: [Frame] { state.pointee.frames }
-    var depth: Int { state.pointee.frames.count }
+    /// The frames, outermost first.
+    var frames: [Frame] { Array(UnsafeBufferPointer(start: state.pointee.frames, count: state.pointee.depth)) }
+    var depth: Int { state.pointee.depth }
+    var innermost: Frame? { depth > 0 ? state.pointee.frames[depth - 1] : nil }
 
     var startup: StartupCollector? {
         get { state.pointee.startup }
@@ -74,22 +80,39 @@ final class CreationStack: @unchecked Sendable {
 
     @inline(__always)
     func push(_ context: ApplicationContext, _ definition: Int) {
-        state.pointee.frames.append(Frame(context: .passUnretained(context), definition: definition, savedInjectInits: state.pointee.injectInits))
+        if state.pointee.depth == state.pointee.capacity { grow() }
+        (state.pointee.frames + state.pointee.depth).initialize(to: Frame(context: .passUnretained(context), definition: definition, savedInjectInits: state.pointee.injectInits))
+        state.pointee.depth += 1
         state.pointee.injectInits = 0
+    }
+
+    @inline(never)
+    private func grow() {
+        let capacity = state.pointee.capacity * 2
+        let frames = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
+        frames.moveInitialize(from: state.pointee.frames, count: state.pointee.depth)
+        state.pointee.frames.deallocate()
+        state.pointee.frames = frames
+        state.pointee.capacity = capacity
     }
 
     @inline(__always)
     func pop() {
-        state.pointee.injectInits = state.pointee.frames.removeLast().savedInjectInits
+        state.pointee.depth -= 1
+        state.pointee.injectInits = state.pointee.frames[state.pointee.depth].savedInjectInits
     }
 
     /// Whether `definition` of `context` is being made on this thread.
     @inline(__always)
     func contains(_ context: ApplicationContext, _ definition: Int) -> Bool {
         let target = Unmanaged.passUnretained(context).toOpaque()
-        return state.pointee.frames.contains { $0.definition == definition && $0.context.toOpaque() == target }
+        let frames = state.pointee.frames
+        for position in 0..<state.pointee.depth where frames[position].definition == definition && frames[position].context.toOpaque() == target {
+            return true
+        }
+        return false
     }
 
     /// The keys on the path, outermost first.
-    var path: [String] { state.pointee.frames.map(\.key) }
+    var path: [String] { frames.map(\.key) }
 }

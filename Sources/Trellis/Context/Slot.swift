@@ -21,8 +21,6 @@ final class Slot: @unchecked Sendable {
     let key: String
     /// The published singleton, retained by the slot.
     let instance = Atomic<Unmanaged<AnyBox>?>(nil)
-    /// The injection plan of the type this definition made last; plans are immortal.
-    let plan = Atomic<Unmanaged<InjectionPlan>?>(nil)
     var phase = Phase.idle
 
     init(key: String) { self.key = key }

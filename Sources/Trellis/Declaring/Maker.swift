@@ -77,7 +77,7 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
 
     override func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
         let made = try run(context, index, stack)
-        try context.injectMade(made, index, stack)
+        try context.injectMade(made, isClass: isClassType, index, stack)
         result.initializeMemory(as: Object.self, to: made)
     }
 
@@ -87,7 +87,7 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
 
     override func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
         let made = try run(context, index, stack)
-        try context.injectMade(made, index, stack)
+        try context.injectMade(made, isClass: isClassType, index, stack)
         return made
     }
 

@@ -17,24 +17,29 @@ extension ApplicationContext {
     /// Injects an object this context just made for definition `index`. The per-definition plan
     /// cache makes this one atomic load and a comparison for types with nothing to inject.
     @inline(__always)
-    func injectMade<T>(_ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+    func injectMade<T>(_ made: T, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
         // `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
         // reference only needs its isa read.
-        let typeID = makers[index].isClassType ? ObjectIdentifier(type(of: unsafeBitCast(made, to: AnyObject.self))) : ObjectIdentifier(type(of: made))
-        if let cached = slots[index].plan.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
-            if cached.isEmpty { return }
-            try applyMade(cached, Self.reference(to: made, isClass: makers[index].isClassType), index, stack)
+        let typeID = isClass ? ObjectIdentifier(type(of: unsafeBitCast(made, to: AnyObject.self))) : ObjectIdentifier(type(of: made))
+        if let cached = plans[index].load(ordering: .acquiring), cached._withUnsafeGuaranteedRef({ $0.typeID == typeID && $0.isEmpty }) {
             return
         }
-        try injectMadeSlow(made, index, stack)
+        try injectMadeSlow(made, isClass: isClass, index, stack)
     }
 
+    /// Injects an object whose type has something to inject, or whose plan is not cached yet.
     @inline(never)
-    private func injectMadeSlow<T>(_ made: T, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let plan = InjectionPlan.of(type(of: made as Any))
-        slots[index].plan.store(Unmanaged.passUnretained(plan), ordering: .releasing)
+    private func injectMadeSlow<T>(_ made: T, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        let typeID = isClass ? ObjectIdentifier(type(of: unsafeBitCast(made, to: AnyObject.self))) : ObjectIdentifier(type(of: made))
+        let plan: InjectionPlan
+        if let cached = plans[index].load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
+            plan = cached
+        } else {
+            plan = InjectionPlan.of(type(of: made as Any))
+            plans[index].store(Unmanaged.passUnretained(plan), ordering: .releasing)
+        }
         if plan.isEmpty { return }
-        try applyMade(plan, Self.reference(to: made, isClass: makers[index].isClassType), index, stack)
+        try applyMade(plan, Self.reference(to: made, isClass: isClass), index, stack)
     }
 
     /// The object `made` refers to; the plan being non-empty says it is a class instance.
