@@ -62,7 +62,7 @@ extension ApplicationContext {
         lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
         stack.state.pointee.injectingSingletons += 1
         do {
-            try injectMade(box.anyValue, isClass: false, index, stack)
+            try makers[index].injectBox(box, self, index, stack)
         } catch {
             stack.state.pointee.injectingSingletons -= 1
             lock.withLock {

@@ -28,6 +28,11 @@ class AnyMaker: @unchecked Sendable {
         fatalError("Trellis internal error: AnyMaker.makeBox must be overridden")
     }
 
+    /// Injects the singleton in `box`, made by this maker, in place.
+    func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        fatalError("Trellis internal error: AnyMaker.injectBox must be overridden")
+    }
+
     /// Makes and injects an object, returned as `Any` (lookups whose type is not `Object`).
     func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
         fatalError("Trellis internal error: AnyMaker.makeAny must be overridden")
@@ -76,19 +81,34 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
     }
 
     override func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let made = try run(context, index, stack)
-        try context.injectMade(made, isClass: isClassType, index, stack)
-        result.initializeMemory(as: Object.self, to: made)
+        let object = result.initializeMemory(as: Object.self, to: try run(context, index, stack))
+        do {
+            try context.injectMade(at: object, isClass: isClassType, index, stack)
+        } catch {
+            object.deinitialize(count: 1)
+            throw error
+        }
     }
 
     override func makeBox(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
         Box(try run(context, index, stack))
     }
 
+    override func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        try context.injectMade(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: isClassType, index, stack)
+    }
+
     override func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
-        let made = try run(context, index, stack)
-        try context.injectMade(made, isClass: isClassType, index, stack)
-        return made
+        let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        defer { object.deallocate() }
+        object.initialize(to: try run(context, index, stack))
+        do {
+            try context.injectMade(at: object, isClass: isClassType, index, stack)
+        } catch {
+            object.deinitialize(count: 1)
+            throw error
+        }
+        return object.move()
     }
 
     override func declaresKind<T>(of type: T.Type) -> Bool { Object.self is T.Type }

@@ -29,7 +29,7 @@ extension ObjectFactory {
     /// context's lifetime.
     ///
     /// Lookups through the ``Resolver`` resolve in the context that owns this definition. What the
-    /// closure throws surfaces as ``ContextError/creationFailed(key:context:path:underlying:)``.
+    /// closure throws surfaces as ``ContextError/creationFailed(key:path:underlying:)``.
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {

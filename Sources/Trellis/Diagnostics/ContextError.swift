@@ -73,8 +73,10 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .aliasOfUnknownKey(alias, key, context):
             return "Alias '\(alias)' in context '\(context)' is declared for '\(key)', which is not a key of the factory. Check the spelling, or define '\(key)'."
         case let .noSuchObject(key, searched, path):
-            let contexts = searched.map { "'\($0)'" }.joined(separator: " → ")
-            return "No object named '\(key)' in context \(contexts) (searched in that order)\(Self.pathSuffix(path)). Define it, or check the key and its aliases."
+            let contexts = searched.count == 1
+                ? "context '\(searched[0])'"
+                : "contexts " + searched.map { "'\($0)'" }.joined(separator: " → ") + " (searched in that order)"
+            return "No object named '\(key)' in \(contexts)\(Self.pathSuffix(path)). Define it, or check the key and its aliases."
         case let .typeMismatch(key, expected, actual, path):
             return "Object '\(key)' is a \(actual), not the requested \(expected)\(Self.pathSuffix(path))."
         case let .circularDependency(path):

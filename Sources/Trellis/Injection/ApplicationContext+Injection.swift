@@ -11,58 +11,85 @@ extension ApplicationContext {
     public func inject(into object: AnyObject) throws(ContextError) {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
-        try apply(plan, to: object, requester: nil)
+        try withExtendedLifetime(object) { () throws(ContextError) in
+            try apply(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: nil)
+        }
     }
 
-    /// Injects an object this context just made for definition `index`. The per-definition plan
-    /// cache makes this one atomic load and a comparison for types with nothing to inject.
+    /// Injects the object this context just made for definition `index`, which lies at `made`
+    /// (a class reference, or a struct's own storage). The per-definition plan cache makes this
+    /// one atomic load and a comparison for types with nothing to inject.
     @inline(__always)
-    func injectMade<T>(_ made: T, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        // `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
-        // reference only needs its isa read.
-        let typeID = isClass ? ObjectIdentifier(type(of: unsafeBitCast(made, to: AnyObject.self))) : ObjectIdentifier(type(of: made))
-        if let cached = plans[index].load(ordering: .acquiring), cached._withUnsafeGuaranteedRef({ $0.typeID == typeID && $0.isEmpty }) {
+    func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        if let cached = plans[index].load(ordering: .acquiring),
+           cached._withUnsafeGuaranteedRef({ $0.isEmpty && $0.typeID == Self.dynamicTypeID(of: made, isClass: isClass) }) {
             return
         }
-        try injectMadeSlow(made, isClass: isClass, index, stack)
+        try injectMadeSlow(at: made, isClass: isClass, index, stack)
+    }
+
+    /// `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
+    /// reference only needs its isa read.
+    @inline(__always)
+    private static func dynamicTypeID<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> ObjectIdentifier {
+        isClass ? ObjectIdentifier(type(of: unsafeBitCast(made.pointee, to: AnyObject.self))) : ObjectIdentifier(type(of: made.pointee))
     }
 
     /// Injects an object whose type has something to inject, or whose plan is not cached yet.
     @inline(never)
-    private func injectMadeSlow<T>(_ made: T, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let typeID = isClass ? ObjectIdentifier(type(of: unsafeBitCast(made, to: AnyObject.self))) : ObjectIdentifier(type(of: made))
+    private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+        let typeID = Self.dynamicTypeID(of: made, isClass: isClass)
         let plan: InjectionPlan
         if let cached = plans[index].load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
             plan = cached
         } else {
-            plan = InjectionPlan.of(type(of: made as Any))
+            plan = InjectionPlan.of(type(of: made.pointee as Any))
             plans[index].store(Unmanaged.passUnretained(plan), ordering: .releasing)
         }
         if plan.isEmpty { return }
-        try applyMade(plan, Self.reference(to: made, isClass: isClass), index, stack)
-    }
-
-    /// The object `made` refers to; the plan being non-empty says it is a class instance.
-    /// `as AnyObject` is a full dynamic cast, so a definition declared with a class type is
-    /// converted by reinterpreting the reference instead.
-    @inline(__always)
-    private static func reference<T>(to made: T, isClass: Bool) -> AnyObject {
-        isClass ? unsafeBitCast(made, to: AnyObject.self) : made as AnyObject
-    }
-
-    private func applyMade(_ plan: InjectionPlan, _ made: AnyObject, _ index: Int, _ stack: CreationStack) throws(ContextError) {
         if plan.reportsNoFields {
-            // No fields visible: either the class has none, or reflection metadata is stripped.
+            // No fields visible: either the type has none, or reflection metadata is stripped.
             // Wrappers initialised while making it tell the two apart.
             if stack.injectInits > 0 { throw .reflectionUnavailable(type: plan.typeName) }
             if !plan.isAware { return }
         }
-        try apply(plan, to: made, requester: index)
+        if plan.isClass {
+            // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
+            let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
+            try withExtendedLifetime(object) { () throws(ContextError) in
+                try apply(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: index)
+            }
+        } else if ObjectIdentifier(T.self) == plan.typeID {
+            try apply(plan, at: UnsafeMutableRawPointer(made), object: nil, requester: index)
+        } else {
+            // A struct inside an existential: inject a copy of the opened value, then put it back.
+            // (Not `made.pointee as Any` in the call: an explicit coercion stops the opening.)
+            let existential: Any = made.pointee
+            made.pointee = try injectedCopy(of: existential, plan, index) as! T
+        }
     }
 
-    private func apply(_ plan: InjectionPlan, to object: AnyObject, requester: Int?) throws(ContextError) {
-        let base = Unmanaged.passUnretained(object).toOpaque()
-        try withExtendedLifetime(object) { () throws(ContextError) in
+    /// `value`, opened from its existential by the call, copied and injected.
+    private func injectedCopy<Value>(of value: Value, _ plan: InjectionPlan, _ index: Int) throws(ContextError) -> Value {
+        // The plan's offsets are those of the opened type: never write them into anything else.
+        guard ObjectIdentifier(Value.self) == plan.typeID else {
+            fatalError("Trellis internal error: could not open \(plan.typeName) from its existential to inject it; please report this.")
+        }
+        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        defer { pointer.deallocate() }
+        pointer.initialize(to: value)
+        do {
+            try apply(plan, at: UnsafeMutableRawPointer(pointer), object: nil, requester: index)
+        } catch {
+            pointer.deinitialize(count: 1)
+            throw error
+        }
+        return pointer.move()
+    }
+
+    /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
+    private func apply(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester: Int?) throws(ContextError) {
+        do {
             for field in plan.fields {
                 let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
                 guard header.pointee.isPending else { continue }

@@ -113,7 +113,7 @@ public struct Inject<Value> {
 
     var neverInjectedMessage: String {
         let name = header.key.map { "'\($0)'" } ?? "of type \(Value.self)"
-        return "@Inject property \(name) declared at \(header.file):\(header.line) was read before it was injected. Make its owner (a class) with an ApplicationContext, in a definition's closure, or call `try context.inject(into: owner)` first."
+        return "@Inject property \(name) declared at \(header.file):\(header.line) was read before it was injected. Make its owner with an ApplicationContext, in a definition's closure, or call `try context.inject(into: owner)` first."
     }
 
     /// Fills the wrapper at `address` for `request`: the per-property work of injection.

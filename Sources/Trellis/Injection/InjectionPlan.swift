@@ -16,7 +16,10 @@ final class InjectionPlan: Sendable {
     let typeName: String
     let fields: [Field]
     let isAware: Bool
-    /// The type reported no stored fields at all: reflection metadata may be stripped.
+    /// Objects of the type are class instances (else values: structs are injected in place).
+    let isClass: Bool
+    /// The type (a class or struct) reported no stored fields at all: it has none, or reflection
+    /// metadata is stripped.
     let reportsNoFields: Bool
     /// Nothing to do for objects of this type: the common case, checked first.
     let isEmpty: Bool
@@ -26,22 +29,22 @@ final class InjectionPlan: Sendable {
         typeName = String(reflecting: type)
         var fields: [Field] = []
         var count = 0
-        if type is AnyObject.Type {
-            // `_EachFieldOptions.classType` (raw value 1): visit class instances, superclass fields
-            // included; the static property itself is not concurrency-safe to reference.
-            _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
-                count += 1
-                if let injectable = fieldType as? any InjectableField.Type {
-                    var property = String(cString: name)
-                    if property.hasPrefix("_") { property.removeFirst() }
-                    fields.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property))
-                }
-                return true
+        isClass = type is AnyObject.Type
+        // `_EachFieldOptions.classType` (raw value 1) visits class instances, superclass fields
+        // included (the static property itself is not concurrency-safe to reference); structs
+        // need no option. Other kinds of type (enums, tuples, …) report `false` and no field.
+        let visited = _forEachField(of: type, options: _EachFieldOptions(rawValue: isClass ? 1 : 0)) { name, offset, fieldType, _ in
+            count += 1
+            if let injectable = fieldType as? any InjectableField.Type {
+                var property = String(cString: name)
+                if property.hasPrefix("_") { property.removeFirst() }
+                fields.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property))
             }
+            return true
         }
         self.fields = fields
         isAware = type is any InjectionAware.Type
-        reportsNoFields = count == 0 && type is AnyObject.Type
+        reportsNoFields = visited && count == 0
         isEmpty = fields.isEmpty && !isAware && !reportsNoFields
     }
 
