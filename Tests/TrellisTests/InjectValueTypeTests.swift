@@ -34,13 +34,17 @@ private struct ValueTypeFactory: ObjectFactory {
         #expect(holder.mailer === (try context.object("mailer", as: ValueMailer.self)))
     }
 
-    @Test func structDeclaredAsAnExistentialIsInjected() throws {
+    @Test(arguments: ["screen", "anything"])
+    func structDeclaredAsAnExistentialFailsClearlyInsteadOfStayingEmpty(key: String) throws {
         let context = try ApplicationContext(ValueTypeFactory())
-        let screen: any ValueScreen = try context.object("screen")
-        #expect(screen.mailer === (try context.object("mailer", as: ValueMailer.self)))
-        let anything: Any = try context.object("anything")
-        let holder = try #require(anything as? ValueHolder)
-        #expect(holder.mailer === (try context.object("mailer", as: ValueMailer.self)))
+        let error = #expect(throws: ContextError.self) { try context.object(key, as: Any.self) }
+        guard case let .creationFailed(failedKey, _, underlying)? = error else {
+            Issue.record("expected creationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(failedKey == key)
+        #expect(underlying is StructInExistentialInjectionError)
+        #expect(String(describing: underlying).contains("ValueHolder"))
     }
 
     @Test func structLookedUpAsAnotherTypeIsInjectedToo() throws {

@@ -63,28 +63,10 @@ extension ApplicationContext {
             try apply(plan, at: UnsafeMutableRawPointer(made), object: nil, requester: index)
         } else {
             // A struct inside an existential: inject a copy of the opened value, then put it back.
-            // (Not `made.pointee as Any` in the call: an explicit coercion stops the opening.)
-            let existential: Any = made.pointee
-            made.pointee = try injectedCopy(of: existential, plan, index) as! T
+            // A struct inside an existential: its storage is not at `made`, and a generic copy of
+            // it cannot be had without knowing its type. Say so rather than skip it.
+            throw .creationFailed(key: table.keys[index], path: stack.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
         }
-    }
-
-    /// `value`, opened from its existential by the call, copied and injected.
-    private func injectedCopy<Value>(of value: Value, _ plan: InjectionPlan, _ index: Int) throws(ContextError) -> Value {
-        // The plan's offsets are those of the opened type: never write them into anything else.
-        guard ObjectIdentifier(Value.self) == plan.typeID else {
-            fatalError("Trellis internal error: could not open \(plan.typeName) from its existential to inject it; please report this.")
-        }
-        let pointer = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        defer { pointer.deallocate() }
-        pointer.initialize(to: value)
-        do {
-            try apply(plan, at: UnsafeMutableRawPointer(pointer), object: nil, requester: index)
-        } catch {
-            pointer.deinitialize(count: 1)
-            throw error
-        }
-        return pointer.move()
     }
 
     /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
@@ -104,5 +86,18 @@ extension ApplicationContext {
             }
         }
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+    }
+}
+
+
+/// The underlying error of `creationFailed` when a definition declared with an existential type
+/// (`any P`, `Any`) makes a struct that has `@Inject` properties.
+public struct StructInExistentialInjectionError: Error, CustomStringConvertible, Sendable {
+    /// The struct's type name.
+    public let type: String
+
+    /// What happened and what to do.
+    public var description: String {
+        "\(type) has @Inject properties but its definition returns it as an existential, so it cannot be injected in place. Declare the definition with the struct's own type (`createPrototype(\"key\") { \(type.split(separator: ".").last ?? "")() }`), or make it a class."
     }
 }
