@@ -124,7 +124,7 @@ public struct ConfiguratorFromFactory: Sendable {
                 try sink.report(.invalidKey(key: key, context: context))
                 continue
             }
-            guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else {
                 nonASCII.append(index)
                 continue
             }

@@ -16,7 +16,8 @@ enum DefaultAliases {
     /// For an ASCII key, which default aliases exist, computed without building them.
     static func asciiFlags(_ utf8: String.UTF8View) -> UInt8 {
         var flags: UInt8 = 0
-        if utf8.contains(where: { $0 &- 0x61 < 26 }) { flags |= NameTable.upperDefault }
+        let hasLowercase = utf8.withContiguousStorageIfAvailable { $0.contains { $0 &- 0x61 < 26 } } ?? utf8.contains { $0 &- 0x61 < 26 }
+        if hasLowercase { flags |= NameTable.upperDefault }
         if let first = utf8.first, first &- 0x41 < 26 { flags |= NameTable.lowerFirstDefault }
         return flags
     }

@@ -155,7 +155,14 @@ final class NameTable: @unchecked Sendable {
             }
             hash = mix(hash, word & 0xDFDF_DFDF_DFDF_DFDF)
         }
-        let folded = UInt32(truncatingIfNeeded: hash ^ (hash >> 29))
+        // Avalanche (MurmurHash3's finaliser) so that keys differing in one character, as
+        // generated ones do, spread over the low bits that pick the bucket.
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
+        let folded = UInt32(truncatingIfNeeded: hash)
         return folded == 0 ? 1 : folded
     }
 

@@ -8,7 +8,7 @@ extension ApplicationContext {
     /// slot being injected (singletons may reference each other through properties) or throws
     /// `circularDependency` (a cycle through creation closures).
     func singletonBox(_ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
-        let slot = slots[index]
+        let slot = slot(index)
         let lock = Coordinator.lock
         lock.lock()
         while true {
@@ -68,7 +68,7 @@ extension ApplicationContext {
             lock.withLock {
                 slot.phase = .idle
                 if stack.state.pointee.injectingSingletons == 0 {
-                    for pending in stack.state.pointee.unpublished { pending.context.slots[pending.index].phase = .idle }
+                    for pending in stack.state.pointee.unpublished { pending.context.slot(pending.index).phase = .idle }
                     stack.state.pointee.unpublished.removeAll()
                 }
                 lock.broadcast()
@@ -91,7 +91,7 @@ extension ApplicationContext {
 
     /// Makes `box` the made singleton of definition `index`. Called with `Coordinator.lock` held.
     private func publish(_ index: Int, _ box: AnyBox) {
-        let slot = slots[index]
+        let slot = slot(index)
         slot.instance.store(Unmanaged.passRetained(box), ordering: .releasing)
         published[index].store(UnsafeRawPointer(box.pointer), ordering: .releasing)
         slot.phase = .idle

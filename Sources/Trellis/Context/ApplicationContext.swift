@@ -27,7 +27,10 @@ public final class ApplicationContext: Sendable {
     // Safe: allocated in init and freed in deinit; the makers are kept alive by `makers`.
     nonisolated(unsafe) let makerRefs: UnsafeMutablePointer<Unmanaged<AnyMaker>>
     let scopes: ContiguousArray<Scope>
-    let slots: ContiguousArray<Slot>
+    /// Per definition: its creation state, made on first need (most definitions of a large
+    /// context are never made, and a made singleton is read through `published`).
+    // Safe: as `published`; a slot, once stored, stays until deinit, which releases it.
+    nonisolated(unsafe) let slotRefs: UnsafeMutablePointer<Atomic<Unmanaged<Slot>?>>
     /// Per definition: the made singleton's value (as its declared type), published once with
     /// release ordering and read with acquire ordering: the lock-free hot path.
     // Safe: the buffer is allocated in init, freed in deinit, and only ever accessed through the
@@ -78,12 +81,13 @@ public final class ApplicationContext: Sendable {
         makerRefs = .allocate(capacity: max(makers.count, 1))
         makerRefs.initialize(from: makers.map { Unmanaged.passUnretained($0) }, count: makers.count)
         scopes = ContiguousArray(configurator.definitions.map(\.scope))
-        slots = ContiguousArray(configurator.table.keys.map(Slot.init(key:)))
         let count = configurator.definitions.count
         published = .allocate(capacity: max(count, 1))
         edgesRecorded = .allocate(capacity: max(count, 1))
         plans = .allocate(capacity: max(count, 1))
+        slotRefs = .allocate(capacity: max(count, 1))
         for index in 0..<count {
+            (slotRefs + index).initialize(to: Atomic(nil))
             (plans + index).initialize(to: Atomic(nil))
             (published + index).initialize(to: Atomic(nil))
             (edgesRecorded + index).initialize(to: Atomic(false))
@@ -101,10 +105,26 @@ public final class ApplicationContext: Sendable {
         edgesRecorded.deallocate()
         plans.deinitialize(count: count)
         plans.deallocate()
+        for index in 0..<count { slotRefs[index].load(ordering: .acquiring)?.release() }
+        slotRefs.deinitialize(count: count)
+        slotRefs.deallocate()
     }
 
     /// The keys of this context's own definitions, in declaration order.
     public var keys: [String] { Array(table.keys) }
+
+    /// The creation state of definition `index`, made on first use.
+    func slot(_ index: Int) -> Slot {
+        if let slot = slotRefs[index].load(ordering: .acquiring) { return slot.takeUnretainedValue() }
+        let made = Unmanaged.passRetained(Slot(key: table.keys[index]))
+        let (exchanged, original) = slotRefs[index].compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if exchanged { return made.takeUnretainedValue() }
+        made.release()
+        return original!.takeUnretainedValue()
+    }
+
+    /// Whether the singleton of definition `index` is made.
+    func isMade(_ index: Int) -> Bool { published[index].load(ordering: .acquiring) != nil }
 
     /// This context, then its parent, grandparent, … .
     var chain: UnfoldSequence<ApplicationContext, (ApplicationContext?, Bool)> {
@@ -117,7 +137,7 @@ public final class ApplicationContext: Sendable {
         let stack = ThreadLocal.creationStack
         let outer = stack.startup
         defer { stack.startup = outer }
-        for index in configuration.eagerDefinitions where slots[index].madeBox == nil {
+        for index in configuration.eagerDefinitions where !isMade(index) {
             let collector = StartupCollector(depth: stack.depth + 1)
             stack.startup = collector
             let began = ContinuousClock.now

@@ -14,28 +14,60 @@ public struct Definitions: Sendable {
         let aliases: [String]
     }
 
-    var definitions: [Definition]
+    /// One definition is kept inline: a builder body makes a group per statement, and a factory
+    /// generated with `for` would otherwise allocate an array per definition before flattening.
+    enum Storage: Sendable {
+        case none
+        case one(Definition)
+        case many([Definition])
+    }
+
+    var storage: Storage
     var aliasDeclarations: [AliasDeclaration]
 
     /// An empty group.
     public init() {
-        definitions = []
+        storage = .none
         aliasDeclarations = []
     }
 
     init(_ definition: Definition) {
-        definitions = [definition]
+        storage = .one(definition)
         aliasDeclarations = []
     }
 
     init(aliases: [String], for key: String) {
-        definitions = []
+        storage = .none
         aliasDeclarations = [AliasDeclaration(key: key, aliases: aliases)]
     }
 
-    mutating func append(_ other: Definitions) {
-        definitions.append(contentsOf: other.definitions)
-        aliasDeclarations.append(contentsOf: other.aliasDeclarations)
+    /// The definitions, in declaration order.
+    var definitions: [Definition] {
+        switch storage {
+        case .none: []
+        case let .one(definition): [definition]
+        case let .many(definitions): definitions
+        }
+    }
+
+    /// Concatenates groups in order, allocating once.
+    static func joined<Groups: Collection<Definitions>>(_ groups: Groups) -> Definitions {
+        if groups.count == 1 { return groups.first! }
+        var definitions: [Definition] = []
+        definitions.reserveCapacity(groups.reduce(0) { $0 + $1.count })
+        var declarations: [AliasDeclaration] = []
+        for group in groups {
+            switch group.storage {
+            case .none: break
+            case let .one(definition): definitions.append(definition)
+            case let .many(more): definitions.append(contentsOf: more)
+            }
+            declarations.append(contentsOf: group.aliasDeclarations)
+        }
+        var result = Definitions()
+        result.storage = .many(definitions)
+        result.aliasDeclarations = declarations
+        return result
     }
 
     /// Every definition's key, in declaration order (duplicates included: they are rejected when
@@ -46,7 +78,13 @@ public struct Definitions: Sendable {
     public var all: [Definition] { definitions }
 
     /// The number of definitions.
-    public var count: Int { definitions.count }
+    public var count: Int {
+        switch storage {
+        case .none: 0
+        case .one: 1
+        case let .many(definitions): definitions.count
+        }
+    }
 
     /// The scope of the first definition with `key`, or `nil` if none has it.
     public func scope(of key: String) -> Scope? {

@@ -29,10 +29,7 @@ public enum DefinitionsBuilder {
 
     /// Concatenates the statements of a body in order.
     public static func buildBlock(_ components: Definitions...) -> Definitions {
-        if components.count == 1 { return components[0] }
-        var result = Definitions()
-        for component in components { result.append(component) }
-        return result
+        Definitions.joined(components)
     }
 
     /// An `if` without `else`.
@@ -48,10 +45,7 @@ public enum DefinitionsBuilder {
 
     /// The iterations of a `for`…`in`, concatenated in order.
     public static func buildArray(_ components: [Definitions]) -> Definitions {
-        var result = Definitions()
-        result.definitions.reserveCapacity(components.count)
-        for component in components { result.append(component) }
-        return result
+        Definitions.joined(components)
     }
 
     /// An `if #available` branch.

@@ -11,7 +11,7 @@ extension ApplicationContext: CustomStringConvertible {
                 let made: String
                 switch definition.scope {
                 case .prototype: made = "-"
-                default: made = context.slots[index].madeBox == nil ? "no" : "yes"
+                default: made = context.isMade(index) ? "yes" : "no"
                 }
                 rows.append([definition.key, definition.scope.description, names.joined(separator: ", "),
                              String(describing: definition.objectType), made, context.name])
