@@ -66,7 +66,13 @@ final class NameTable: @unchecked Sendable {
     /// The definition answering to `name` (a key or any alias), or `nil`.
     @inline(__always)
     func definition(named name: String) -> Int? {
-        let hash = Self.hash(name)
+        definition(named: name, hash: Self.hash(name))
+    }
+
+    /// `definition(named:)` with the name's hash already computed (every context's table hashes
+    /// alike, so a lookup through the parent chain hashes once).
+    @inline(__always)
+    func definition(named name: String, hash: UInt32) -> Int? {
         var bucket = Int(hash) & mask
         while true {
             let entry = bucketStorage[bucket]

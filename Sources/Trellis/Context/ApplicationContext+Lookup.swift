@@ -48,7 +48,8 @@ extension ApplicationContext {
     /// declared as `type`, moves it into `result`.
     @usableFromInline
     func _object(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, requester: Int?, label: String?) throws(ContextError) -> Outcome {
-        if let index = table.definition(named: name) {
+        let hash = NameTable.hash(name)
+        if let index = table.definition(named: name, hash: hash) {
             if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
                 records.record(Edge(from: requester, depth: 0, to: index, label: label))
             }
@@ -56,7 +57,7 @@ extension ApplicationContext {
             if let made = published[index].load(ordering: .acquiring) { return .made(made) }
             return try make(index, into: result)
         }
-        guard let found = parent?.locate(name) else { return .notFound }
+        guard let found = parent?.locate(name, hash: hash) else { return .notFound }
         if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
             records.record(Edge(from: requester, depth: found.depth + 1, to: found.index, label: label))
         }
@@ -101,10 +102,14 @@ extension ApplicationContext {
     /// The context in the chain that answers to `name`, the definition there, and how many
     /// levels up the chain it is.
     func locate(_ name: String) -> (context: ApplicationContext, index: Int, depth: Int)? {
+        locate(name, hash: NameTable.hash(name))
+    }
+
+    func locate(_ name: String, hash: UInt32) -> (context: ApplicationContext, index: Int, depth: Int)? {
         var context = self
         var depth = 0
         while true {
-            if let index = context.table.definition(named: name) { return (context, index, depth) }
+            if let index = context.table.definition(named: name, hash: hash) { return (context, index, depth) }
             guard let parent = context.parent else { return nil }
             context = parent
             depth += 1
