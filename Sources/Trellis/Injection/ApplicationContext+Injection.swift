@@ -32,7 +32,11 @@ extension ApplicationContext {
     /// reference only needs its isa read.
     @inline(__always)
     private static func dynamicTypeID<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> ObjectIdentifier {
-        isClass ? ObjectIdentifier(type(of: unsafeBitCast(made.pointee, to: AnyObject.self))) : ObjectIdentifier(type(of: made.pointee))
+        guard isClass else { return ObjectIdentifier(type(of: made.pointee)) }
+        // Read the reference where it lies instead of copying the value out (a retain and a
+        // release through the value witness table of an unspecialised `T`).
+        let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
+        return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) }
     }
 
     /// Injects an object whose type has something to inject, or whose plan is not cached yet.
