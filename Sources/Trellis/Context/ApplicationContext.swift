@@ -137,13 +137,18 @@ public final class ApplicationContext: Sendable {
         let stack = ThreadLocal.creationStack
         let outer = stack.startup
         defer { stack.startup = outer }
+        let collector = StartupCollector(depth: stack.depth + 1)
+        stack.startup = collector
+        var entries: [StartupReport.Entry] = []
+        entries.reserveCapacity(configuration.eagerDefinitions.count)
+        let clock = ContinuousClock()
+        var began = clock.now
         for index in configuration.eagerDefinitions where !isMade(index) {
-            let collector = StartupCollector(depth: stack.depth + 1)
-            stack.startup = collector
-            let began = ContinuousClock.now
             _ = try singletonBox(index, stack)
-            let took = ContinuousClock.now - began
-            records.appendStartup(StartupReport.Entry(key: table.keys[index], duration: took, pulledIn: collector.pulledIn))
+            let finished = clock.now
+            entries.append(StartupReport.Entry(key: table.keys[index], duration: finished - began, pulledIn: collector.takePulledIn()))
+            began = finished
         }
+        records.appendStartup(entries)
     }
 }

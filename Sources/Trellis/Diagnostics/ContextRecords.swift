@@ -32,8 +32,8 @@ final class ContextRecords: Sendable {
         }
     }
 
-    func appendStartup(_ entry: StartupReport.Entry) {
-        state.withLock { $0.startup.append(entry) }
+    func appendStartup(_ entries: [StartupReport.Entry]) {
+        state.withLock { $0.startup.append(contentsOf: entries) }
     }
 
     func kind(of definition: Int, is type: ObjectIdentifier) -> Bool? {
@@ -55,6 +55,12 @@ final class StartupCollector {
     private let depth: Int
 
     init(depth: Int) { self.depth = depth }
+
+    /// What was pulled in since the last call; the collector starts over.
+    func takePulledIn() -> [String] {
+        defer { pulledIn = [] }
+        return pulledIn
+    }
 
     func madeWhileStarting(_ key: String, in context: ApplicationContext, depth: Int) {
         // The eager singleton itself is not "pulled in"; what was made above it is.
