@@ -6,7 +6,7 @@ import Trellis
 /// `baseline` registers `size` closures and resolves every tenth; `direct` makes the eager tenth
 /// by hand into an array.
 func bootstrap(_ report: Report, size: Int) {
-    report.measure("bootstrap\(size)", unit: "ms", decimals: 2, rounds: 5, [
+    report.measure("bootstrap\(size)", unit: "ms", decimals: 2, rounds: 11, [
         .msPerRun("direct") {
             var leaves: [Leaf] = []
             leaves.reserveCapacity(size / 10 + 1)

@@ -39,7 +39,7 @@ func concurrentLookups(_ report: Report) {
     let baseline: @Sendable (Int) -> Void = { n in for _ in 0..<n { let x: Config = base.resolve("config"); blackHole(x) } }
     let project: @Sendable (Int) -> Void = { n in for _ in 0..<n { blackHole(try! context.object("config", as: Config.self)) } }
 
-    report.measure("concurrent", unit: "ns/op", rounds: 5, [
+    report.measure("concurrent", unit: "ns/op", rounds: 9, [
         .wallNsPerOp("direct", threads: 2, ops: ops, direct),
         .wallNsPerOp("baseline-1thread", threads: 1, ops: ops, baseline),
         .wallNsPerOp("baseline", threads: 2, ops: ops, baseline),
