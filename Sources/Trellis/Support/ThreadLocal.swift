@@ -24,14 +24,6 @@ enum ThreadLocal {
         return key
     }()
 
-    /// The creation stack of the calling thread, unretained: the thread-local slot keeps it
-    /// alive until the thread exits, so the caller need not.
-    @inline(__always)
-    static var unretainedCreationStack: Unmanaged<CreationStack> {
-        if let raw = pthread_getspecific(key) { return Unmanaged<CreationStack>.fromOpaque(raw) }
-        return Unmanaged.passUnretained(makeCreationStack())
-    }
-
     /// The creation stack of the calling thread.
     @inline(__always)
     static var creationStack: CreationStack {
