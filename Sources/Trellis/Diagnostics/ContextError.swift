@@ -34,8 +34,10 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     case overrideOfUnknownKey(key: String, context: String)
     /// `object(of:)` found several definitions whose objects are of `type`.
     case ambiguousType(type: String, candidates: [String])
-    /// An object of `type` has `@Inject` properties but the binary carries no reflection metadata
-    /// to find them (built with `-disable-reflection-metadata`).
+    /// `@Inject` wrappers were created while an object of `type` was made, but reflection reports
+    /// no stored properties for `type`: the binary carries no reflection metadata to find them
+    /// (built with `-disable-reflection-metadata`), or the closure made an object with `@Inject`
+    /// properties itself, which nothing would ever inject.
     case reflectionUnavailable(type: String)
 
     /// Who an alias was given to, and whether Trellis generated it as a default alias.
@@ -90,7 +92,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .ambiguousType(type, candidates):
             return "Several objects are of type \(type): \(candidates.map { "'\($0)'" }.joined(separator: ", ")). Look one up by key, or use objects(of:)."
         case let .reflectionUnavailable(type):
-            return "Cannot inject \(type): it has @Inject properties but the binary has no reflection metadata. Build without -disable-reflection-metadata, or set the properties yourself."
+            return "Cannot inject \(type): @Inject properties were created while making it, but reflection shows it no stored properties. Either the binary has no reflection metadata (build without -disable-reflection-metadata), or the closure made an object with @Inject properties itself, which nothing injects: define that object in the factory and look it up through the resolver, or inject it with `context.inject(into:)`."
         }
     }
 
