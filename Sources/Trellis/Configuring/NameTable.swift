@@ -25,7 +25,6 @@ final class NameTable: @unchecked Sendable {
     /// What kind of name an entry is.
     enum Kind: Equatable, Sendable { case key, explicitAlias, generatedAlias }
 
-    let entries: ContiguousArray<Entry>
     let mask: Int
     /// Keys by definition index.
     let keys: ContiguousArray<String>
@@ -36,23 +35,22 @@ final class NameTable: @unchecked Sendable {
     let aliasKinds: ContiguousArray<Kind>
     let aliasTargets: ContiguousArray<Int32>
 
-    /// `entries` and `keys` again, as raw buffers: the hot path reads them without bounds
+    /// The buckets, and `keys` again, as raw buffers: the hot path reads them without bounds
     /// checks or reference counting.
     private let bucketStorage: UnsafeMutablePointer<Entry>
     private let keyStorage: UnsafeMutablePointer<String>
 
     init(_ builder: NameTableBuilder) {
-        entries = builder.entries
         mask = builder.entries.count - 1
         keys = builder.keys
         defaultFlags = builder.defaultFlags
         aliasNames = builder.aliasNames
         aliasKinds = builder.aliasKinds
         aliasTargets = builder.aliasTargets
-        bucketStorage = .allocate(capacity: entries.count)
-        bucketStorage.initialize(from: Array(entries), count: entries.count)
+        bucketStorage = .allocate(capacity: builder.entries.count)
+        _ = UnsafeMutableBufferPointer(start: bucketStorage, count: builder.entries.count).initialize(from: builder.entries)
         keyStorage = .allocate(capacity: max(keys.count, 1))
-        keyStorage.initialize(from: Array(keys), count: keys.count)
+        _ = UnsafeMutableBufferPointer(start: keyStorage, count: keys.count).initialize(from: keys)
     }
 
     deinit {

@@ -51,7 +51,7 @@ extension ApplicationContext {
         defer { stack.pop() }
         let box: AnyBox
         do {
-            box = try makers[index].makeBox(self, index, stack)
+            box = try maker(index).makeBox(self, index, stack)
         } catch {
             lock.withLock {
                 slot.phase = .idle
@@ -62,7 +62,7 @@ extension ApplicationContext {
         lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
         stack.state.pointee.injectingSingletons += 1
         do {
-            try makers[index].injectBox(box, self, index, stack)
+            try maker(index).injectBox(box, self, index, stack)
         } catch {
             stack.state.pointee.injectingSingletons -= 1
             lock.withLock {
@@ -99,6 +99,7 @@ extension ApplicationContext {
 
     /// Runs `body`, which makes a prototype of definition `index`, with the definition on the
     /// resolution path; a prototype already on the path is a cycle.
+    @inline(__always)
     func withPrototypeFrame<R>(_ index: Int, _ stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
         if stack.contains(self, index) {
             throw .circularDependency(path: stack.path + [table.keys[index]])
@@ -112,9 +113,8 @@ extension ApplicationContext {
 
     /// Bookkeeping after a prototype of definition `index` was made, its frame still pushed.
     @inline(__always)
-    func prototypeMade(_ index: Int, _ stack: CreationStack) {
+    private func prototypeMade(_ index: Int, _ stack: CreationStack) {
         if !edgesRecorded[index].load(ordering: .relaxed) { edgesRecorded[index].store(true, ordering: .relaxed) }
         if stack.state.pointee.isStarting { stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.depth) }
     }
-
 }

@@ -75,18 +75,27 @@ extension ApplicationContext {
             return try onFreshStack(stack) { () throws(ContextError) -> Outcome in try make(index, into: result) }
         }
         if scopes[index] == .prototype {
-            if stack.contains(self, index) {
-                throw .circularDependency(path: stack.path + [table.keys[index]])
+            try withPrototypeFrame(index, stack) { () throws(ContextError) in
+                try maker(index).make(into: result, self, index, stack)
             }
-            stack.push(self, index)
-            defer { stack.pop() }
-            unowned(unsafe) let maker = makerRefs[index].takeUnretainedValue()
-            try maker.make(into: result, self, index, stack)
-            prototypeMade(index, stack)
         } else {
             try singletonBox(index, stack).copy(into: result)
         }
         return .madeInto
+    }
+
+    /// Makes the object of definition `index` as the type its definition declares.
+    private func makeAny(_ index: Int) throws(ContextError) -> Any {
+        let stack = ThreadLocal.creationStack
+        if stack.depth >= stack.state.pointee.nextFreshStack {
+            return try onFreshStack(stack) { () throws(ContextError) -> Any in try makeAny(index) }
+        }
+        if scopes[index] == .prototype {
+            return try withPrototypeFrame(index, stack) { () throws(ContextError) -> Any in
+                try maker(index).makeAny(self, index, stack)
+            }
+        }
+        return try singletonBox(index, stack).anyValue
     }
 
     /// The slow path of a lookup: find, make if needed, type-check.
@@ -116,32 +125,16 @@ extension ApplicationContext {
         }
     }
 
-    /// The object of definition `index`, made if needed.
+    /// The object of definition `index`, made if needed, as a `T`.
     func resolve<T>(_ index: Int, as type: T.Type) throws(ContextError) -> T {
-        let typeID = ObjectIdentifier(T.self)
-        if typeIDs[index] == typeID, let made = published[index].load(ordering: .acquiring) {
-            return made.assumingMemoryBound(to: T.self).pointee
+        guard typeIDs[index] == ObjectIdentifier(T.self) else {
+            return try cast(makeAny(index), key: index, ThreadLocal.creationStack)
         }
-        let stack = ThreadLocal.creationStack
-        if stack.depth >= stack.state.pointee.nextFreshStack {
-            return try onFreshStack(stack) { () throws(ContextError) -> T in try resolve(index, as: T.self) }
+        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+            if let made = published[index].load(ordering: .acquiring) { return made.assumingMemoryBound(to: T.self).pointee }
+            _ = try make(index, into: UnsafeMutableRawPointer(buffer.baseAddress!))
+            return buffer.baseAddress!.move()
         }
-        if scopes[index] == .prototype {
-            let maker = makers[index]
-            return try withPrototypeFrame(index, stack) { () throws(ContextError) -> T in
-                guard maker.objectTypeID == typeID else {
-                    return try cast(maker.makeAny(self, index, stack), key: index, stack)
-                }
-                return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
-                    let result = buffer.baseAddress!
-                    try maker.make(into: UnsafeMutableRawPointer(result), self, index, stack)
-                    return result.move()
-                }
-            }
-        }
-        let box = try singletonBox(index, stack)
-        if box.typeID == typeID { return box.pointer.assumingMemoryBound(to: T.self).pointee }
-        return try cast(box.anyValue, key: index, stack)
     }
 
     /// Runs `body`, one level deeper than the current thread should go, on a fresh thread.
@@ -157,11 +150,7 @@ extension ApplicationContext {
     func cast<T>(_ value: Any, key index: Int, _ stack: CreationStack) throws(ContextError) -> T {
         if let typed = value as? T { return typed }
         let key = table.keys[index]
-        var path = stack.path
-        // A prototype is checked inside its own frame, which already ends the path.
-        let last = stack.innermost
-        if last?.definition != index || last?.context.toOpaque() != Unmanaged.passUnretained(self).toOpaque() { path.append(key) }
-        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: path)
+        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: stack.path + [key])
     }
 
     @inline(never)

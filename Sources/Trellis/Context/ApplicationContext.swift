@@ -22,9 +22,10 @@ public final class ApplicationContext: Sendable {
     public let configuration: ConfiguratorFromFactory
     let table: NameTable
     let typeIDs: ContiguousArray<ObjectIdentifier>
-    let makers: ContiguousArray<AnyMaker>
-    /// `makers` again, unretained, for the creation path: read without reference counting.
-    // Safe: allocated in init and freed in deinit; the makers are kept alive by `makers`.
+    /// Per definition: its maker, unretained, so the creation path reads it without reference
+    /// counting.
+    // Safe: allocated in init and freed in deinit; `configuration.definitions` keeps the makers
+    // alive for as long as the context.
     nonisolated(unsafe) let makerRefs: UnsafeMutablePointer<Unmanaged<AnyMaker>>
     let scopes: ContiguousArray<Scope>
     /// Per definition: its creation state, made on first need (most definitions of a large
@@ -77,9 +78,10 @@ public final class ApplicationContext: Sendable {
         configuration = configurator
         table = configurator.table
         typeIDs = configurator.objectTypeIDs
-        makers = ContiguousArray(configurator.definitions.map(\.maker))
-        makerRefs = .allocate(capacity: max(makers.count, 1))
-        makerRefs.initialize(from: makers.map { Unmanaged.passUnretained($0) }, count: makers.count)
+        makerRefs = .allocate(capacity: max(configurator.definitions.count, 1))
+        for (index, definition) in configurator.definitions.enumerated() {
+            (makerRefs + index).initialize(to: Unmanaged.passUnretained(definition.maker))
+        }
         scopes = ContiguousArray(configurator.definitions.map(\.scope))
         let count = configurator.definitions.count
         published = .allocate(capacity: max(count, 1))
@@ -122,6 +124,10 @@ public final class ApplicationContext: Sendable {
         made.release()
         return original!.takeUnretainedValue()
     }
+
+    /// The maker of definition `index`.
+    @inline(__always)
+    func maker(_ index: Int) -> AnyMaker { makerRefs[index].takeUnretainedValue() }
 
     /// Whether the singleton of definition `index` is made.
     func isMade(_ index: Int) -> Bool { published[index].load(ordering: .acquiring) != nil }

@@ -61,7 +61,6 @@ final class CreationStack: @unchecked Sendable {
     /// The frames, outermost first.
     var frames: [Frame] { Array(UnsafeBufferPointer(start: state.pointee.frames, count: state.pointee.depth)) }
     var depth: Int { state.pointee.depth }
-    var innermost: Frame? { depth > 0 ? state.pointee.frames[depth - 1] : nil }
 
     var startup: StartupCollector? {
         get { state.pointee.startup }

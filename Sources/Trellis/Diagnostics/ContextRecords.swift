@@ -47,37 +47,3 @@ final class ContextRecords: Sendable {
     var edges: [Edge] { state.withLock { $0.edges } }
     var startup: [StartupReport.Entry] { state.withLock { $0.startup } }
 }
-
-/// Collects, on one thread, what an eager singleton pulls in while the context starts.
-final class StartupCollector {
-    private(set) var pulledIn: [String] = []
-    /// The stack depth at which the eager singleton itself is made.
-    private let depth: Int
-
-    init(depth: Int) { self.depth = depth }
-
-    /// What was pulled in since the last call; the collector starts over.
-    func takePulledIn() -> [String] {
-        defer { pulledIn = [] }
-        return pulledIn
-    }
-
-    func madeWhileStarting(_ key: String, in context: ApplicationContext, depth: Int) {
-        // The eager singleton itself is not "pulled in"; what was made above it is.
-        if depth > self.depth { pulledIn.append("\(context.name).\(key)") }
-    }
-}
-
-/// Collects the problems `validate()` finds instead of stopping at the first.
-final class ProblemCollector {
-    private(set) var findings: [ValidationReport.Finding] = []
-    private var seen: Set<String> = []
-
-    /// Keeps the first report of each root cause: a missing key reached through three
-    /// definitions is one problem, reported where it was first found.
-    func add(_ problem: ContextError, foundIn definition: String) {
-        if seen.insert(problem.rootCause).inserted {
-            findings.append(ValidationReport.Finding(definition: definition, problem: problem))
-        }
-    }
-}

@@ -66,7 +66,6 @@ extension ApplicationContext {
         } else if ObjectIdentifier(T.self) == plan.typeID {
             try apply(plan, at: UnsafeMutableRawPointer(made), object: nil, requester: index)
         } else {
-            // A struct inside an existential: inject a copy of the opened value, then put it back.
             // A struct inside an existential: its storage is not at `made`, and a generic copy of
             // it cannot be had without knowing its type. Say so rather than skip it.
             throw .creationFailed(key: table.keys[index], path: stack.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
@@ -75,33 +74,20 @@ extension ApplicationContext {
 
     /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
     private func apply(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester: Int?) throws(ContextError) {
-        do {
-            for field in plan.fields {
-                let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
-                guard header.pointee.isPending else { continue }
-                let request = InjectRequest(context: self, requester: requester, property: field.property, ownerName: plan.typeName)
-                do throws(ContextError) {
-                    try header.pointee.fill(base + field.offset, request)
-                } catch {
-                    let stack = ThreadLocal.creationStack
-                    guard let problems = stack.problems else { throw error }
-                    problems.add(error, foundIn: stack.path.last ?? plan.typeName)
-                }
+        for field in plan.fields {
+            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            guard header.pointee.isPending else { continue }
+            let request = InjectRequest(context: self, requester: requester, property: field.property, ownerName: plan.typeName)
+            do throws(ContextError) {
+                try header.pointee.fill(base + field.offset, request)
+            } catch {
+                // `validate()` collects the problem and goes on with the other properties.
+                let stack = ThreadLocal.creationStack
+                guard let problems = stack.problems else { throw error }
+                problems.add(error, foundIn: stack.path.last ?? plan.typeName)
             }
         }
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
     }
 }
 
-
-/// The underlying error of `creationFailed` when a definition declared with an existential type
-/// (`any P`, `Any`) makes a struct that has `@Inject` properties.
-public struct StructInExistentialInjectionError: Error, CustomStringConvertible, Sendable {
-    /// The struct's type name.
-    public let type: String
-
-    /// What happened and what to do.
-    public var description: String {
-        "\(type) has @Inject properties but its definition returns it as an existential, so it cannot be injected in place. Declare the definition with the struct's own type (`createPrototype(\"key\") { \(type.split(separator: ".").last ?? "")() }`), or make it a class."
-    }
-}
