@@ -75,3 +75,16 @@ func makeProjectContext() -> ApplicationContext {
     blackHole(try! context.object("database", as: Database.self))
     return context
 }
+
+extension Injected5 {
+    /// The same object filled by hand through the wrappers' setters: what injection is held to.
+    static func filledByHand(config: Config, database: Database) -> Injected5 {
+        let object = Injected5()
+        object.config = config
+        object.database = database
+        object.repository = Repository(db: database)
+        object.logger = Logger()
+        object.configuration = config
+        return object
+    }
+}
