@@ -25,6 +25,12 @@ extension ApplicationContext {
         }
     }
 
+    /// A lookup that does not say its type, which cannot compile: the message says how to give it.
+    @available(*, unavailable, message: "say which type you want: `let clock: Clock = try context.object(\"clock\")` or `try context.object(\"clock\", as: Clock.self)`")
+    public func object(_ keyOrAlias: String) -> UnannotatedLookup {
+        fatalError("unavailable")
+    }
+
     /// Whether this context or one of its parents answers to `keyOrAlias`.
     public func contains(_ keyOrAlias: String) -> Bool {
         locate(keyOrAlias) != nil

@@ -33,6 +33,12 @@ public struct Resolver: Sendable {
         }
     }
 
+    /// A lookup that does not say its type, which cannot compile: the message says how to give it.
+    @available(*, unavailable, message: "say which type you want: `let clock: Clock = try r.object(\"clock\")` or `try r.object(\"clock\", as: Clock.self)`")
+    public func object(_ keyOrAlias: String) -> UnannotatedLookup {
+        fatalError("unavailable")
+    }
+
     /// Whether the owning context or one of its parents answers to `keyOrAlias`.
     public func contains(_ keyOrAlias: String) -> Bool { context.contains(keyOrAlias) }
 
