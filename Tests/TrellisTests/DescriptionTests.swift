@@ -87,18 +87,27 @@ private struct DescriptionScreenFactory: ObjectFactory {
         #expect(lines[1].allSatisfy { $0 == "-" || $0 == " " })
     }
 
-    @Test func descriptionHasOneRowPerDefinitionOwnAndParents() throws {
+    @Test func descriptionIncludingParentsHasOneRowPerDefinitionOwnAndParents() throws {
         let app = try ApplicationContext(DescriptionAppFactory())
         let screen = try ApplicationContext(DescriptionScreenFactory(), parent: app)
-        let rows = diagnosticsTableRows(screen)
+        let rows = diagnosticsTableRows(screen.description(includingParents: true))
         #expect(rows.map { $0["key"] } == ["request", "title", "clock", "mailer"])
         #expect(rows.map { $0["context"] } == ["Screen", "Screen", "App", "App"])
+    }
+
+    @Test func descriptionOfAChildShowsItsOwnRowsAndOneLinePerAncestor() throws {
+        let app = try ApplicationContext(DescriptionAppFactory())
+        let screen = try ApplicationContext(DescriptionScreenFactory(), parent: app)
+        let lines = String(describing: screen).split(separator: "\n").map(String.init)
+        let rows = diagnosticsTableRows(String(lines.dropLast().joined(separator: "\n")))
+        #expect(rows.map { $0["key"] } == ["request", "title"])
+        #expect(lines.last == "parent 'App': 2 definitions (description(includingParents: true) lists them)")
     }
 
     @Test func descriptionRowShowsScopeAliasesAndType() throws {
         let app = try ApplicationContext(DescriptionAppFactory())
         let screen = try ApplicationContext(DescriptionScreenFactory(), parent: app)
-        let rows = diagnosticsTableRows(screen)
+        let rows = diagnosticsTableRows(screen.description(includingParents: true))
         let mailer = try #require(rows.first { $0["key"] == "mailer" })
         #expect(mailer["scope"] == "singleton")
         // Explicit aliases first, in declaration order, then the generated default alias.
@@ -118,7 +127,7 @@ private struct DescriptionScreenFactory: ObjectFactory {
         let app = try ApplicationContext(DescriptionAppFactory())
         let screen = try ApplicationContext(DescriptionScreenFactory(), parent: app)
         func made(_ key: String) -> String? {
-            diagnosticsTableRows(screen).first { $0["key"] == key }?["made"]
+            diagnosticsTableRows(screen.description(includingParents: true)).first { $0["key"] == key }?["made"]
         }
         #expect(made("clock") == "yes")   // eager: made at start
         #expect(made("mailer") == "no")

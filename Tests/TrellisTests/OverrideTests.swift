@@ -189,7 +189,8 @@ private struct OverrideScreenDoubles: ObjectFactory {
         let error = #expect(throws: ContextError.self) {
             try ApplicationContext(OverrideProductionFactory(), overriding: OverrideByAliasDoubles())
         }
-        #expect(error == .overrideOfUnknownKey(key: "timeSource", context: "Production"))
+        #expect(error == .overrideOfUnknownKey(key: "timeSource", context: "Production", aliasOf: "clock"))
+        #expect(error?.description == "Override of 'timeSource': in context 'Production' it is an alias of 'clock', and overrides name keys. Override 'clock' instead.")
     }
 
     @Test func overriddenChildStillFindsItsParentsObjects() throws {

@@ -58,7 +58,8 @@ public struct ConfiguratorFromFactory: Sendable {
             var seen = Set<String>()
             for replacement in overrides.definitions {
                 guard let index = table.definition(withKey: replacement.key) else {
-                    throw .overrideOfUnknownKey(key: replacement.key, context: name)
+                    let aliasOf = table.definition(named: replacement.key).map { table.keys[$0] }
+                    throw .overrideOfUnknownKey(key: replacement.key, context: name, aliasOf: aliasOf)
                 }
                 guard seen.insert(replacement.key).inserted else {
                     throw .duplicateKey(key: replacement.key, context: "overrides of \(name)")
@@ -66,6 +67,11 @@ public struct ConfiguratorFromFactory: Sendable {
                 var merged = replacement
                 merged.explicitAliases = definitions[index].explicitAliases
                 definitions[index] = merged
+            }
+        }
+        for definition in definitions {
+            if let reason = definition.maker.invalidity {
+                try sink.report(.invalidDefinition(key: definition.key, reason: reason, context: name))
             }
         }
         self.definitions = definitions
@@ -112,7 +118,9 @@ public struct ConfiguratorFromFactory: Sendable {
     // MARK: Checking
 
     private static func buildTable(_ definitions: [Definition], _ declarations: [Definitions.AliasDeclaration], context: String, sink: inout ProblemSink) throws(ContextError) -> NameTable {
-        let keys = ContiguousArray(definitions.map(\.key))
+        // Names are compared as Swift strings: a non-ASCII name is stored in normalisation form
+        // C, so two spellings Swift considers equal are one name.
+        let keys = ContiguousArray(definitions.map { NameTable.canonical($0.key) })
         var expectedAliases = declarations.reduce(0) { $0 + $1.aliases.count }
         for definition in definitions { expectedAliases += definition.explicitAliases.count }
         var table = NameTableBuilder(keys: keys, expectedAliases: expectedAliases + 8)
@@ -144,21 +152,21 @@ public struct ConfiguratorFromFactory: Sendable {
         for index in nonASCII {
             try insert(keys[index], .key, index, into: &table, keys, context, &sink)
             for alias in DefaultAliases.of(keys[index]) {
-                try insert(alias, .generatedAlias, index, into: &table, keys, context, &sink)
+                try insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
             }
         }
         for (index, definition) in definitions.enumerated() {
             for alias in definition.explicitAliases {
-                try insert(alias, .explicitAlias, index, into: &table, keys, context, &sink)
+                try insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
         for declaration in declarations {
-            guard let index = table.definition(withKey: declaration.key) else {
+            guard let index = table.definition(withKey: NameTable.canonical(declaration.key)) else {
                 try sink.report(.aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context))
                 continue
             }
             for alias in declaration.aliases {
-                try insert(alias, .explicitAlias, index, into: &table, keys, context, &sink)
+                try insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
         return NameTable(table)
@@ -168,7 +176,7 @@ public struct ConfiguratorFromFactory: Sendable {
         if kind != .generatedAlias, !isValidKey(name.utf8) {
             return try sink.report(.invalidKey(key: name, context: context))
         }
-        let hash = NameTable.hash(name)
+        let hash = NameTable.hash(name) == 0 ? NameTable.anyHash(name) : NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
         if let error = clash(name, kind, definition, existing, keys, context) { return try sink.report(error) }
         if kind == .key {

@@ -64,7 +64,8 @@ final class NameTable: @unchecked Sendable {
     /// The definition answering to `name` (a key or any alias), or `nil`.
     @inline(__always)
     func definition(named name: String) -> Int? {
-        definition(named: name, hash: Self.hash(name))
+        let key = Self.lookupKey(name)
+        return definition(named: key.name, hash: key.hash)
     }
 
     /// `definition(named:)` with the name's hash already computed (every context's table hashes
@@ -87,9 +88,9 @@ final class NameTable: @unchecked Sendable {
         }
     }
 
-    /// The definition whose key is exactly `key` (aliases do not count), or `nil`.
+    /// The definition whose key is `key` (aliases do not count), or `nil`.
     func definition(withKey key: String) -> Int? {
-        guard let index = definition(named: key), keys[index] == key else { return nil }
+        guard let index = definition(named: key), keys[index] == Self.canonical(key) else { return nil }
         return index
     }
 
@@ -119,22 +120,56 @@ final class NameTable: @unchecked Sendable {
 
     // MARK: Bytes
 
-    /// The hash of `name`, equal for names that differ only in ASCII case; never 0.
+    /// The hash of an ASCII `name`, equal for names that differ only in ASCII case; never 0 for
+    /// an ASCII name, and 0 for a name with any other character: such a name must be normalised
+    /// first (`canonical(_:)`), since Swift considers differently encoded strings equal.
     @inline(__always)
     static func hash(_ name: String) -> UInt32 {
-        name.utf8.withContiguousStorageIfAvailable(foldedHash) ?? Array(name.utf8).withUnsafeBufferPointer(foldedHash)
+        name.utf8.withContiguousStorageIfAvailable { foldedHash($0, allowingNonASCII: false) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { foldedHash($0, allowingNonASCII: false) }
+    }
+
+    /// The hash of a name already in canonical form (`canonical(_:)`), whatever its characters.
+    static func anyHash(_ name: String) -> UInt32 {
+        Array(name.utf8).withUnsafeBufferPointer { foldedHash($0, allowingNonASCII: true) }
+    }
+
+    /// `name` in the form the table stores: unchanged if ASCII, else in Unicode normalisation
+    /// form C (so `"caf\u{E9}"` and `"cafe\u{301}"`, equal as Swift strings, are one name).
+    static func canonical(_ name: String) -> String {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
+        return String(decoding: name._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// The canonical form of a lookup's `name` and its hash: the ASCII hash if it has one, else
+    /// the normalised name's (the rare path of non-ASCII lookups).
+    @inline(__always)
+    static func lookupKey(_ name: String) -> (name: String, hash: UInt32) {
+        let hash = hash(name)
+        if hash != 0 { return (name, hash) }
+        return nonASCIILookupKey(name)
+    }
+
+    @inline(never)
+    static func nonASCIILookupKey(_ name: String) -> (name: String, hash: UInt32) {
+        let canonical = canonical(name)
+        return (canonical, anyHash(canonical))
     }
 
     /// Mixes the bytes eight at a time with bit 5 of every byte cleared, which maps ASCII
     /// lowercase to uppercase (and a few other bytes onto each other: only a hash collision,
-    /// resolved by the exact comparison that follows).
+    /// resolved by the exact comparison that follows). Returns 0 for bytes that are not all
+    /// ASCII unless `allowingNonASCII`.
     @inline(__always)
-    static func foldedHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    static func foldedHash(_ bytes: UnsafeBufferPointer<UInt8>, allowingNonASCII: Bool) -> UInt32 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         guard var pointer = UnsafeRawPointer(bytes.baseAddress) else { return 1 }
         var remaining = bytes.count
+        var highBits: UInt64 = 0
         while remaining >= 8 {
-            hash = mix(hash, pointer.loadUnaligned(as: UInt64.self).littleEndian & 0xDFDF_DFDF_DFDF_DFDF)
+            let word = pointer.loadUnaligned(as: UInt64.self).littleEndian
+            highBits |= word
+            hash = mix(hash, word & 0xDFDF_DFDF_DFDF_DFDF)
             pointer += 8
             remaining -= 8
         }
@@ -157,8 +192,10 @@ final class NameTable: @unchecked Sendable {
             if remaining == 1 {
                 word |= UInt64(pointer.load(as: UInt8.self)) << shift
             }
+            highBits |= word
             hash = mix(hash, word & 0xDFDF_DFDF_DFDF_DFDF)
         }
+        if !allowingNonASCII && highBits & 0x8080_8080_8080_8080 != 0 { return 0 }
         // Avalanche (MurmurHash3's finaliser) so that keys differing in one character, as
         // generated ones do, spread over the low bits that pick the bucket.
         hash ^= hash >> 33
@@ -237,9 +274,9 @@ struct NameTableBuilder {
         entries[bucket] = entry
     }
 
-    /// The definition whose key is exactly `key`, or `nil`.
+    /// The definition whose key is exactly `key` (canonical), or `nil`.
     func definition(withKey key: String) -> Int? {
-        let hash = NameTable.hash(key)
+        let hash = NameTable.hash(key) == 0 ? NameTable.anyHash(key) : NameTable.hash(key)
         var bucket = Int(hash) & mask
         while entries[bucket].hash != 0 {
             let entry = entries[bucket]

@@ -1,120 +1,321 @@
 extension ApplicationContext {
-    /// The made singleton of definition `index`, making it on this thread if no thread has.
-    ///
-    /// Exactly once: the first thread marks the slot `creating` under `Coordinator.lock`, runs
-    /// the closure without the lock, caches the object for itself (`injecting`), injects it, then
-    /// publishes it and wakes the waiters. A thread that finds the slot busy waits, unless waiting
-    /// would close a cycle of threads waiting on each other: then it takes the early object of a
-    /// slot being injected (singletons may reference each other through properties) or throws
-    /// `circularDependency` (a cycle through creation closures).
-    func singletonBox(_ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
-        let slot = slot(index)
-        let lock = Coordinator.lock
-        lock.lock()
-        while true {
-            if let box = slot.madeBox {
-                lock.unlock()
-                return box
-            }
-            switch slot.phase {
-            case .idle:
-                slot.phase = .creating(owner: stack)
-            case let .creating(owner), let .injecting(owner, _):
-                if let cycle = Coordinator.waitCycle(from: slot, owner: owner, stack) {
-                    if case let .injecting(_, early) = slot.phase {
-                        lock.unlock()
-                        return early
+    /// Makes (or, for a singleton, copies) the object of definition `index`, declared as the
+    /// caller's type, into `result`.
+    func make(_ index: Int, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+        try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> Outcome in
+            try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Outcome in
+                if records[index].scope == .prototype {
+                    try makePrototype(index, resolution, thread) { maker, resolution throws(ContextError) in
+                        try maker.make(into: result, self, index, resolution)
                     }
-                    lock.unlock()
-                    throw .circularDependency(path: cycle)
+                } else {
+                    try singletonBox(index, resolution, thread).copy(into: result)
                 }
-                stack.waitingFor = slot
-                lock.wait()
-                stack.waitingFor = nil
-                continue
+                return .madeInto
             }
-            break
         }
-        lock.unlock()
-        return try createSingleton(index, slot, stack)
     }
 
-    /// Makes, injects and publishes the singleton of definition `index`.
-    ///
-    /// The singleton is cached for this thread before its properties are injected, so singletons
-    /// may reference each other through properties. Singletons made while another one on this
-    /// thread is still being injected may hold its unfinished object, so they are published only
-    /// when the outermost one is done, all together; if it fails, none of them is kept.
-    private func createSingleton(_ index: Int, _ slot: Slot, _ stack: CreationStack) throws(ContextError) -> AnyBox {
-        let lock = Coordinator.lock
-        stack.push(self, index)
-        defer { stack.pop() }
-        let box: AnyBox
-        do {
-            box = try maker(index).makeBox(self, index, stack)
-        } catch {
-            lock.withLock {
-                slot.phase = .idle
-                lock.broadcast()
-            }
-            throw error
+    /// Makes the object of definition `index` as the type its definition declares.
+    func makeAny(_ index: Int, from requester: Requester?) throws(ContextError) -> Any {
+        try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> Any in
+            try makeAny(index, resolution, thread)
         }
-        lock.withLock { slot.phase = .injecting(owner: stack, box: box) }
-        stack.state.pointee.injectingSingletons += 1
-        do {
-            try maker(index).injectBox(box, self, index, stack)
-        } catch {
-            stack.state.pointee.injectingSingletons -= 1
-            lock.withLock {
-                slot.phase = .idle
-                if stack.state.pointee.injectingSingletons == 0 {
-                    for pending in stack.state.pointee.unpublished { pending.context.slot(pending.index).phase = .idle }
-                    stack.state.pointee.unpublished.removeAll()
-                }
-                lock.broadcast()
-            }
-            throw error
-        }
-        stack.state.pointee.injectingSingletons -= 1
-        stack.state.pointee.unpublished.append((self, index, box))
-        if stack.state.pointee.injectingSingletons == 0 {
-            lock.withLock {
-                for pending in stack.state.pointee.unpublished { pending.context.publish(pending.index, pending.box) }
-                stack.state.pointee.unpublished.removeAll()
-                lock.broadcast()
-            }
-        }
-        edgesRecorded[index].store(true, ordering: .relaxed)
-        stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.depth)
-        return box
     }
 
-    /// Makes `box` the made singleton of definition `index`. Called with `Coordinator.lock` held.
-    private func publish(_ index: Int, _ box: AnyBox) {
-        let slot = slot(index)
-        slot.instance.store(Unmanaged.passRetained(box), ordering: .releasing)
-        published[index].store(UnsafeRawPointer(box.pointer), ordering: .releasing)
-        slot.phase = .idle
+    func makeAny(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> Any {
+        try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Any in
+            if records[index].scope == .prototype {
+                return try makePrototype(index, resolution, thread) { maker, resolution throws(ContextError) -> Any in
+                    try maker.makeAny(self, index, resolution)
+                }
+            }
+            return try singletonBox(index, resolution, thread).anyValue
+        }
     }
+
+    /// Runs `body` here, or on a fresh thread when this one's stack is nearly used up.
+    @inline(__always)
+    func onEnoughStack<R>(_ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
+        if thread.isStackLow {
+            return try FreshStack.run(continuing: resolution, body)
+        }
+        return try body(resolution, thread)
+    }
+
+    // MARK: Prototypes
 
     /// Runs `body`, which makes a prototype of definition `index`, with the definition on the
-    /// resolution path; a prototype already on the path is a cycle.
+    /// resolution path; a prototype this lookup is already making is a cycle.
     @inline(__always)
-    func withPrototypeFrame<R>(_ index: Int, _ stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
-        if stack.contains(self, index) {
-            throw .circularDependency(path: stack.path + [table.keys[index]])
-        }
-        stack.push(self, index)
-        defer { stack.pop() }
-        let made = try body()
-        prototypeMade(index, stack)
+    func makePrototype<R>(_ index: Int, _ resolution: Resolution, _ thread: ThreadState, _ body: (AnyMaker, Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
+        if records[index].isAsync { throw requiresAwait(index, resolution) }
+        if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        resolution.push(self, index, injectInits: thread.injectInits)
+        thread.injectInits = 0
+        defer { thread.injectInits = resolution.pop() }
+        let made = try body(maker(index), resolution)
+        prototypeMade(index, resolution)
         return made
+    }
+
+    @inline(never)
+    func prototypeCycle(_ index: Int, _ resolution: Resolution) -> ContextError {
+        .circularDependency(path: resolution.combinedPath + [table.keys[index]])
     }
 
     /// Bookkeeping after a prototype of definition `index` was made, its frame still pushed.
     @inline(__always)
-    private func prototypeMade(_ index: Int, _ stack: CreationStack) {
-        if !edgesRecorded[index].load(ordering: .relaxed) { edgesRecorded[index].store(true, ordering: .relaxed) }
-        if stack.state.pointee.isStarting { stack.startup?.madeWhileStarting(table.keys[index], in: self, depth: stack.depth) }
+    func prototypeMade(_ index: Int, _ resolution: Resolution) {
+        if !records[index].edgesRecorded.load(ordering: .relaxed) { records[index].edgesRecorded.store(true, ordering: .relaxed) }
+        if let startup = resolution.session.startup { startup.pulledIn(table.keys[index], of: self) }
+    }
+
+    @inline(never)
+    func requiresAwait(_ index: Int, _ resolution: Resolution?) -> ContextError {
+        let key = table.keys[index]
+        return .requiresAwait(key: key, path: (resolution?.path ?? []) + [key])
+    }
+
+    // MARK: Singletons
+
+    /// The made singleton of definition `index`, making it in `resolution` if nobody has.
+    ///
+    /// Exactly once: the first lookup marks the definition `making` under `Coordinator.lock`,
+    /// runs the closure without the lock, caches the object for its own lookup (`injecting`),
+    /// injects it, then publishes it with its group and wakes the waiters. A lookup that finds
+    /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
+    /// it takes the early object of a singleton being injected (a property cycle) or throws
+    /// `circularDependency` (a cycle through closures).
+    func singletonBox(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+        let lock = Coordinator.lock
+        lock.lock()
+        while true {
+            switch claim(index, resolution, waitsSynchronously: true) {
+            case let .made(box):
+                lock.unlock()
+                return box
+            case .claimed:
+                lock.unlock()
+                return try createSingleton(index, resolution, thread)
+            case let .failed(error):
+                lock.unlock()
+                throw error
+            case .wait:
+                resolution.waitingFor = .definition(.passUnretained(self), index)
+                lock.wait()
+                resolution.waitingFor = nil
+            }
+        }
+    }
+
+    /// What a lookup in `resolution` does about singleton `index` now. Called with the lock held.
+    enum Claim {
+        /// Made (or usable early): here it is.
+        case made(AnyBox)
+        /// Nobody is making it: the caller does; the record says so.
+        case claimed
+        case failed(ContextError)
+        /// Someone else is making it: wait and ask again.
+        case wait
+    }
+
+    func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> Claim {
+        if records[index].published.load(ordering: .relaxed) != nil { return .made(records[index].box!) }
+        if isClosed { return .failed(closedError(looking: table.keys[index])) }
+        let phase = records[index].phase
+        switch phase {
+        case .idle:
+            if waitsSynchronously && records[index].isAsync { return .failed(requiresAwait(index, resolution)) }
+            records[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
+            return .claimed
+        case let .deferred(group, _) where group.root === resolution.group.root:
+            // Finished, waiting to be published with this lookup's own group.
+            return .made(records[index].box!)
+        case .making, .injecting, .deferred:
+            if let waited = Coordinator.cycle(through: phase, to: resolution) {
+                let cyclePath = resolution.combinedPath + [table.keys[index]] + waited
+                let ownerGroup: PublicationGroup
+                let shareable: Bool
+                switch phase {
+                case let .injecting(owner, _, isShareable):
+                    ownerGroup = owner.group.root
+                    shareable = isShareable
+                case let .deferred(group, isShareable):
+                    ownerGroup = group.root
+                    shareable = isShareable
+                default:
+                    return .failed(.circularDependency(path: cyclePath))
+                }
+                // A property cycle: the object exists, its properties are being injected.
+                guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
+                ownerGroup.absorb(resolution.group.root)
+                return .made(records[index].box!)
+            }
+            if waitsSynchronously {
+                // A synchronous caller never waits for async work: not for an async definition,
+                // and, from inside a task, not for one whose making may suspend.
+                if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return .failed(requiresAwait(index, resolution)) }
+            }
+            return .wait
+        }
+    }
+
+    /// Makes, injects and publishes the singleton of definition `index`, which `resolution` has
+    /// claimed.
+    ///
+    /// The singleton is cached for this lookup before its properties are injected, so singletons
+    /// may reference each other through properties. Whatever is made while it is injected may
+    /// hold its unfinished object, so it is published with its `PublicationGroup`.
+    private func createSingleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+        resolution.push(self, index, injectInits: thread.injectInits)
+        thread.injectInits = 0
+        defer { thread.injectInits = resolution.pop() }
+        let maker = maker(index)
+        let box: AnyBox
+        do {
+            box = try maker.makeBox(self, index, resolution)
+        } catch {
+            abandon(index)
+            throw error
+        }
+        let mark = beginInjecting(index, box, resolution)
+        do {
+            try maker.injectBox(box, self, index, resolution)
+        } catch {
+            failInjecting(index, resolution, since: mark)
+            throw error
+        }
+        try finishInjecting(index, resolution)
+        singletonMade(index, resolution)
+        return box
+    }
+
+    /// Bookkeeping after singleton `index` was made and injected, its frame still pushed.
+    func singletonMade(_ index: Int, _ resolution: Resolution) {
+        records[index].edgesRecorded.store(true, ordering: .relaxed)
+        if let startup = resolution.session.startup { startup.pulledIn(table.keys[index], of: self) }
+    }
+
+    /// The closure of singleton `index` failed: nothing is cached, waiters try again.
+    func abandon(_ index: Int) {
+        var woken: [UnsafeContinuation<Void, Never>] = []
+        Coordinator.lock.withLock {
+            records[index].phase = .idle
+            woken = wakeWaiters(index)
+            Coordinator.lock.broadcast()
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Caches `box` for `resolution` while it is injected; returns the mark that tells what
+    /// was made since.
+    func beginInjecting(_ index: Int, _ box: AnyBox, _ resolution: Resolution) -> UInt64 {
+        let shareable = box.isReference
+        return Coordinator.lock.withLock {
+            records[index].box = box
+            records[index].phase = .injecting(owner: resolution, depth: resolution.depth, shareable: shareable)
+            resolution.group.root.injectors.append(.init(resolution: resolution, depth: resolution.depth))
+            return Coordinator.nextSequence()
+        }
+    }
+
+    /// Injecting singleton `index` failed: it, and everything its group made since `mark`
+    /// (which may hold it), is dropped; the objects are released after the lock.
+    func failInjecting(_ index: Int, _ resolution: Resolution, since mark: UInt64) {
+        var garbage: [AnyObject] = []
+        var woken: [UnsafeContinuation<Void, Never>] = []
+        Coordinator.lock.withLock {
+            let group = resolution.group.root
+            group.removeInjector(resolution, depth: resolution.depth)
+            if let box = records[index].box.take() { garbage.append(box) }
+            records[index].phase = .idle
+            woken += wakeWaiters(index)
+            var kept: [PublicationGroup.Pending] = []
+            for pending in group.pending {
+                guard pending.sequence > mark else { kept.append(pending); continue }
+                if let box = pending.context.records[pending.index].box.take() { garbage.append(box) }
+                pending.context.records[pending.index].phase = .idle
+                woken += pending.context.wakeWaiters(pending.index)
+                garbage.append(pending.context)
+            }
+            group.pending = kept
+            if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken) }
+            Coordinator.lock.broadcast()
+        }
+        for continuation in woken { continuation.resume() }
+        withExtendedLifetime(garbage) {}
+    }
+
+    /// Singleton `index` is made and injected: it waits for its group, which is published when
+    /// its last injection ends.
+    ///
+    /// - Throws: `contextClosed` when this context was closed while it was being made: it is
+    ///   not published, and it is disposed.
+    func finishInjecting(_ index: Int, _ resolution: Resolution) throws(ContextError) {
+        var garbage: [AnyObject] = []
+        var woken: [UnsafeContinuation<Void, Never>] = []
+        var late: [AnyObject] = []
+        var mine: AnyBox?
+        Coordinator.lock.withLock {
+            let group = resolution.group.root
+            group.removeInjector(resolution, depth: resolution.depth)
+            guard case let .injecting(_, _, shareable) = records[index].phase else { return }
+            mine = records[index].box
+            records[index].phase = .deferred(group: group, shareable: shareable)
+            group.pending.append(.init(context: self, index: index, sequence: Coordinator.nextSequence()))
+            if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
+            Coordinator.lock.broadcast()
+        }
+        for continuation in woken { continuation.resume() }
+        let closedLate = late.contains { $0 === mine }
+        mine = nil
+        Lifecycle.disposeLate(late)
+        withExtendedLifetime(garbage) {}
+        if closedLate { throw closedError(looking: table.keys[index]) }
+    }
+
+    /// Publishes every singleton of `group`. Called with the lock held; what to release, to
+    /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
+    static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [UnsafeContinuation<Void, Never>]) {
+        var late: [AnyObject] = []
+        publishAll(group, &garbage, &woken, late: &late)
+        garbage += late
+    }
+
+    static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [UnsafeContinuation<Void, Never>], late: inout [AnyObject]) {
+        for pending in group.pending {
+            let context = pending.context, index = pending.index
+            if context.isClosed {
+                // Made while its context was closing: never handed out by the context, and
+                // disposed by the lookup that made it.
+                if let box = context.records[index].box.take() { late.append(box) }
+                context.records[index].phase = .idle
+            } else {
+                let box = context.records[index].box!
+                context.records[index].madeOrder = Coordinator.nextSequence()
+                context.records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+                context.records[index].phase = .idle
+            }
+            woken += context.wakeWaiters(index)
+            garbage.append(context)
+        }
+        group.pending = []
+    }
+
+    /// The continuations of the tasks waiting for definition `index`. Called with the lock held.
+    func wakeWaiters(_ index: Int) -> [UnsafeContinuation<Void, Never>] {
+        guard !records[index].asyncWaiters.isEmpty else { return [] }
+        let waiters = records[index].asyncWaiters
+        records[index].asyncWaiters = []
+        return waiters.compactMap { $0.wake() }
+    }
+}
+
+extension Optional {
+    /// The wrapped value, leaving `nil` behind.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
     }
 }

@@ -9,7 +9,10 @@ extension ApplicationContext {
     ///
     /// - Throws: ``ContextError/noSuchObject(key:searched:path:)`` when no context in the chain
     ///   answers to the name, ``ContextError/typeMismatch(key:expected:actual:path:)`` when the
-    ///   object is not a `T`, and any error of making it (``ContextError/creationFailed(key:path:underlying:)``,
+    ///   object is not a `T`, ``ContextError/contextClosed(context:key:)`` once this context (or
+    ///   a parent the lookup reaches) is closed, ``ContextError/requiresAwait(key:path:)`` for an
+    ///   async definition not made yet, and any error of making it
+    ///   (``ContextError/creationFailed(key:path:underlying:)``,
     ///   ``ContextError/circularDependency(path:)``, …).
     @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
@@ -17,10 +20,16 @@ extension ApplicationContext {
         // cache, and has a prototype made straight into its own stack memory.
         try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
             let result = buffer.baseAddress!
-            switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), requester: nil, label: nil) {
+            switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), from: nil) {
             case let .made(value): return value.assumingMemoryBound(to: T.self).pointee
             case .madeInto: return result.move()
-            case .needsConversion, .notFound: return try _object(named: keyOrAlias, as: T.self, requester: nil)
+            case let .convertible(value, declared):
+                if let optional = T.self as? any _OptionalOfDeclaredType.Type,
+                   optional._wrap(value, declared: declared, into: UnsafeMutableRawPointer(result)) {
+                    return result.move()
+                }
+                return try _object(named: keyOrAlias, as: T.self, from: nil)
+            case .needsConversion, .notFound: return try _object(named: keyOrAlias, as: T.self, from: nil)
             }
         }
     }
@@ -31,136 +40,167 @@ extension ApplicationContext {
         fatalError("unavailable")
     }
 
-    /// Whether this context or one of its parents answers to `keyOrAlias`.
+    /// Whether this context or one of its parents answers to `keyOrAlias` (closed or not).
     public func contains(_ keyOrAlias: String) -> Bool {
-        locate(keyOrAlias) != nil
+        let key = NameTable.lookupKey(keyOrAlias)
+        return chain.contains { $0.table.definition(named: key.name, hash: key.hash) != nil }
     }
 
-    /// What `_object(named:type:into:requester:)` did.
+    /// What `_object(named:type:into:from:)` did.
     @usableFromInline
     enum Outcome {
         /// The made singleton, of the requested type, is at this address.
         case made(UnsafeRawPointer)
         /// A new object of the requested type was moved into the caller's memory.
         case madeInto
-        /// An object declared with another type: the generic path converts or throws.
+        /// A made singleton declared with another type (identified): the caller converts it.
+        case convertible(UnsafeRawPointer, ObjectIdentifier)
+        /// An object declared with another type, not made: the generic path makes and converts it.
         case needsConversion
         /// No context in the chain answers to the name.
         case notFound
     }
 
     /// The lookup, not generic: finds `name` once; returns a made singleton declared as `type`
-    /// without a lock or an allocation (the hot path); else makes the object and, if it is
-    /// declared as `type`, moves it into `result`.
+    /// without a lock, an allocation or a retain of any context on the chain (the hot path);
+    /// else makes the object and, if it is declared as `type`, moves it into `result`.
     @usableFromInline
-    func _object(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, requester: Int?, label: String?) throws(ContextError) -> Outcome {
+    func _object(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+        if isClosed { throw closedError(looking: name) }
         let hash = NameTable.hash(name)
+        if hash == 0 { return try _objectNamedNonASCII(name, type: type, into: result, from: requester) }
+        return try _object(named: name, hash: hash, type: type, into: result, from: requester)
+    }
+
+    /// `_object` for a name with non-ASCII characters: normalised first (names compare as Swift
+    /// strings), then looked up as any other.
+    @inline(never)
+    private func _objectNamedNonASCII(_ name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+        let key = NameTable.nonASCIILookupKey(name)
+        return try _object(named: key.name, hash: key.hash, type: type, into: result, from: requester)
+    }
+
+    @inline(__always)
+    private func _object(named name: String, hash: UInt32, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
         if let index = table.definition(named: name, hash: hash) {
-            if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
-                records.record(Edge(from: requester, depth: 0, to: index, label: label))
+            if let requester { try requester.noteLookup(of: self, index, levels: 0) }
+            if let made = records[index].published.load(ordering: .acquiring) {
+                let declared = records[index].typeID
+                return declared == type ? .made(made) : .convertible(made, declared)
             }
-            guard typeIDs[index] == type else { return .needsConversion }
-            if let made = published[index].load(ordering: .acquiring) { return .made(made) }
-            return try make(index, into: result)
+            guard records[index].typeID == type else { return .needsConversion }
+            return try make(index, into: result, from: requester)
         }
-        guard let found = parent?.locate(name, hash: hash) else { return .notFound }
-        if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
-            records.record(Edge(from: requester, depth: found.depth + 1, to: found.index, label: label))
-        }
-        let context = found.context, index = found.index
-        guard context.typeIDs[index] == type else { return .needsConversion }
-        if let made = context.published[index].load(ordering: .acquiring) { return .made(made) }
-        return try context.make(index, into: result)
+        return try _objectInParents(named: name, hash: hash, type: type, into: result, from: requester)
     }
 
-    /// Makes (or, for a singleton, copies) the object of definition `index`, declared as the
-    /// caller's type, into `result`.
-    private func make(_ index: Int, into result: UnsafeMutableRawPointer) throws(ContextError) -> Outcome {
-        let stack = ThreadLocal.creationStack
-        if stack.depth >= stack.state.pointee.nextFreshStack {
-            return try onFreshStack(stack) { () throws(ContextError) -> Outcome in try make(index, into: result) }
-        }
-        if scopes[index] == .prototype {
-            try withPrototypeFrame(index, stack) { () throws(ContextError) in
-                try maker(index).make(into: result, self, index, stack)
+    /// `_object` for a name this context does not define: walks the parent chain unretained.
+    private func _objectInParents(named name: String, hash: UInt32, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+        var current = parentRef
+        var levels = 1
+        while let context = current {
+            let step = context._withUnsafeGuaranteedRef { parent -> ParentStep in
+                if parent.isClosed { return .closed }
+                guard let index = parent.table.definition(named: name, hash: hash) else { return .next(parent.parentRef) }
+                return .found(index)
             }
-        } else {
-            try singletonBox(index, stack).copy(into: result)
+            switch step {
+            case .closed:
+                throw context.takeUnretainedValue().closedError(looking: name)
+            case let .next(parent):
+                current = parent
+                levels += 1
+            case let .found(index):
+                let parent = context.takeUnretainedValue()
+                if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
+                if let made = parent.records[index].published.load(ordering: .acquiring) {
+                    let declared = parent.records[index].typeID
+                    return declared == type ? .made(made) : .convertible(made, declared)
+                }
+                guard parent.records[index].typeID == type else { return .needsConversion }
+                return try parent.make(index, into: result, from: requester)
+            }
         }
-        return .madeInto
+        return .notFound
     }
 
-    /// Makes the object of definition `index` as the type its definition declares.
-    private func makeAny(_ index: Int) throws(ContextError) -> Any {
-        let stack = ThreadLocal.creationStack
-        if stack.depth >= stack.state.pointee.nextFreshStack {
-            return try onFreshStack(stack) { () throws(ContextError) -> Any in try makeAny(index) }
-        }
-        if scopes[index] == .prototype {
-            return try withPrototypeFrame(index, stack) { () throws(ContextError) -> Any in
-                try maker(index).makeAny(self, index, stack)
-            }
-        }
-        return try singletonBox(index, stack).anyValue
+    private enum ParentStep {
+        case closed
+        case next(Unmanaged<ApplicationContext>?)
+        case found(Int)
     }
 
-    /// The slow path of a lookup: find, make if needed, type-check.
+    /// `parent`, unretained.
+    var parentRef: Unmanaged<ApplicationContext>? {
+        parent.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// The slow path of a lookup: find, make if needed, convert.
     @usableFromInline
-    func _object<T>(named name: String, as type: T.Type, requester: Int?) throws(ContextError) -> T {
-        guard let found = locate(name) else { throw noSuchObject(name) }
-        if let requester, !edgesRecorded[requester].load(ordering: .relaxed) {
-            records.record(Edge(from: requester, depth: found.depth, to: found.index, label: nil))
-        }
-        return try found.context.resolve(found.index, as: T.self)
+    func _object<T>(named name: String, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
+        let found = try locateOpen(name, from: requester)
+        return try found.context.resolve(found.index, as: T.self, from: requester)
     }
 
     /// The context in the chain that answers to `name`, the definition there, and how many
-    /// levels up the chain it is.
-    func locate(_ name: String) -> (context: ApplicationContext, index: Int, depth: Int)? {
-        locate(name, hash: NameTable.hash(name))
-    }
-
-    func locate(_ name: String, hash: UInt32) -> (context: ApplicationContext, index: Int, depth: Int)? {
-        var context = self
-        var depth = 0
-        while true {
-            if let index = context.table.definition(named: name, hash: hash) { return (context, index, depth) }
-            guard let parent = context.parent else { return nil }
-            context = parent
-            depth += 1
+    /// levels up the chain it is; the lookup's dependency edge is noted.
+    ///
+    /// - Throws: `contextClosed` when the walk reaches a closed context; `noSuchObject` when no
+    ///   context answers.
+    func locateOpen(_ name: String, from requester: Requester?) throws(ContextError) -> (context: ApplicationContext, index: Int, levels: Int) {
+        let key = NameTable.lookupKey(name)
+        var levels = 0
+        for context in chain {
+            if context.isClosed { throw context.closedError(looking: name) }
+            if let index = context.table.definition(named: key.name, hash: key.hash) {
+                if let requester { try requester.noteLookup(of: context, index, levels: levels) }
+                return (context, index, levels)
+            }
+            levels += 1
         }
+        throw noSuchObject(name, from: requester)
     }
 
     /// The object of definition `index`, made if needed, as a `T`.
-    func resolve<T>(_ index: Int, as type: T.Type) throws(ContextError) -> T {
-        guard typeIDs[index] == ObjectIdentifier(T.self) else {
-            return try cast(makeAny(index), key: index, ThreadLocal.creationStack)
+    func resolve<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
+        if records[index].typeID == ObjectIdentifier(T.self) {
+            if let made = records[index].published.load(ordering: .acquiring) { return made.assumingMemoryBound(to: T.self).pointee }
+            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
+                _ = try make(index, into: UnsafeMutableRawPointer(buffer.baseAddress!), from: requester)
+                return buffer.baseAddress!.move()
+            }
         }
-        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
-            if let made = published[index].load(ordering: .acquiring) { return made.assumingMemoryBound(to: T.self).pointee }
-            _ = try make(index, into: UnsafeMutableRawPointer(buffer.baseAddress!))
-            return buffer.baseAddress!.move()
-        }
-    }
-
-    /// Runs `body`, one level deeper than the current thread should go, on a fresh thread.
-    @inline(never)
-    private func onFreshStack<R>(_ stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
-        let saved = stack.state.pointee.nextFreshStack
-        stack.state.pointee.nextFreshStack = stack.depth + FreshStack.framesPerThread
-        defer { stack.state.pointee.nextFreshStack = saved }
-        return try FreshStack.run(continuing: stack, body)
-    }
-
-    /// `value` as a `T`, or the `typeMismatch` error for definition `index`.
-    func cast<T>(_ value: Any, key index: Int, _ stack: CreationStack) throws(ContextError) -> T {
+        let value = try makeAny(index, from: requester)
         if let typed = value as? T { return typed }
         let key = table.keys[index]
-        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: stack.path + [key])
+        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: Resolution.path(of: requester, appending: key))
+    }
+
+    /// The error of a lookup of `name` on this context after `close()` began.
+    func closedError(looking name: String) -> ContextError {
+        .contextClosed(context: self.name, key: name)
     }
 
     @inline(never)
-    func noSuchObject(_ name: String) -> ContextError {
-        .noSuchObject(key: name, searched: chain.map(\.name), path: ThreadLocal.creationStack.path + [name])
+    func noSuchObject(_ name: String, from requester: Requester?) -> ContextError {
+        .noSuchObject(key: name, searched: chain.map(\.name), path: Resolution.path(of: requester, appending: name))
+    }
+}
+
+/// Implemented by `Optional`, so a lookup as `T?` of a singleton declared as `T` is copied
+/// without the generic conversion path.
+public protocol _OptionalOfDeclaredType {
+    /// Writes `.some` of the value at `value` into `result` if the value is declared as the
+    /// wrapped type; `false` otherwise.
+    static func _wrap(_ value: UnsafeRawPointer, declared: ObjectIdentifier, into result: UnsafeMutableRawPointer) -> Bool
+}
+
+extension Optional: _OptionalOfDeclaredType {
+    /// See ``_OptionalOfDeclaredType``.
+    @inlinable
+    public static func _wrap(_ value: UnsafeRawPointer, declared: ObjectIdentifier, into result: UnsafeMutableRawPointer) -> Bool {
+        guard ObjectIdentifier(Wrapped.self) == declared else { return false }
+        result.initializeMemory(as: Self.self, repeating: .some(value.assumingMemoryBound(to: Wrapped.self).pointee), count: 1)
+        return true
     }
 }

@@ -4,66 +4,205 @@ extension ApplicationContext {
     ///
     /// Definitions declared to return a `T` (or a subclass) are matched without being made; made
     /// singletons are checked as they are; the others are made once to look: lazy singletons as
-    /// on first lookup, prototypes as one discarded instance per queried type (the answer is kept).
+    /// on first lookup, prototypes as one discarded instance per queried type, made by their
+    /// closure only (never injected, so their `didInject` does not run; the answer is kept).
     /// A child's definition shadows a parent's with the same key.
     ///
-    /// - Throws: ``ContextError/noSuchObject(key:searched:path:)`` when none matches,
-    ///   ``ContextError/ambiguousType(type:candidates:)`` naming every candidate when several do,
-    ///   and any error of making the objects it had to make to find out.
+    /// - Throws: ``ContextError/noSuchObject(key:searched:path:)`` (with the type's name as key
+    ///   and an empty path) when none matches, ``ContextError/ambiguousType(type:candidates:)``
+    ///   naming every candidate when several do, ``ContextError/requiresAwait(key:path:)``
+    ///   naming the first async definition (in declaration order) it would have to make to find
+    ///   out, and any error of making the objects it had to make.
     public func object<T>(of type: T.Type) throws(ContextError) -> T {
         let found = try typeMatches(T.self)
-        guard let only = found.first else {
-            throw .noSuchObject(key: "of type \(String(reflecting: T.self))", searched: chain.map(\.name), path: [])
-        }
-        guard found.count == 1 else {
-            throw .ambiguousType(type: String(reflecting: T.self), candidates: found.map { $0.context.qualifiedKey($0.index, from: self) })
-        }
-        if let value = only.value { return value }
-        return try only.context.resolve(only.index, as: T.self)
+        if let value = try only(found, of: T.self) { return value }
+        return try found[0].context.resolve(found[0].index, as: T.self, from: nil)
     }
 
     /// Every object, in this context then its parents, whose definition makes a `T` (protocols
     /// and superclasses match), own definitions in declaration order first.
     ///
     /// Makes what ``object(of:)`` makes to find out; prototypes in the result are new instances.
+    /// Once every singleton involved is made, later calls for the same type reuse what the first
+    /// one found.
     ///
-    /// - Throws: any error of making the objects it had to make.
+    /// - Throws: any error of making the objects it had to make; ``ContextError/requiresAwait(key:path:)``
+    ///   for an async definition it would have to make (use the async form).
     public func objects<T>(of type: T.Type) throws(ContextError) -> [T] {
         var result: [T] = []
         for match in try typeMatches(T.self) {
             if let value = match.value {
                 result.append(value)
             } else {
-                result.append(try match.context.resolve(match.index, as: T.self))
+                result.append(try match.context.resolve(match.index, as: T.self, from: nil))
             }
         }
         return result
     }
 
-    private func typeMatches<T>(_ type: T.Type) throws(ContextError) -> [(context: ApplicationContext, index: Int, value: T?)] {
-        var result: [(ApplicationContext, Int, T?)] = []
-        var visited: [ApplicationContext] = []
-        let typeID = ObjectIdentifier(T.self)
-        for context in chain {
-            defer { visited.append(context) }
-            for (index, definition) in context.configuration.definitions.enumerated() {
-                if visited.contains(where: { $0.configuration.table.definition(named: definition.key) != nil }) { continue }
-                if definition.maker.declaresKind(of: T.self) {
-                    result.append((context, index, nil))
-                } else if definition.scope.isSingleton {
-                    let box = try context.singletonBox(index, ThreadLocal.creationStack)
-                    if let value = box.anyValue as? T { result.append((context, index, value)) }
-                } else if let known = context.records.kind(of: index, is: typeID) {
-                    if known { result.append((context, index, nil)) }
-                } else {
-                    let made = try context.resolve(index, as: Any.self)
-                    let matches = made is T
-                    context.records.rememberKind(of: index, is: typeID, matches)
-                    if matches { result.append((context, index, made as? T)) }
-                }
+    /// ``object(of:)``, making async definitions by awaiting them.
+    public func object<T>(of type: T.Type) async throws(ContextError) -> T {
+        let found = try await typeMatchesAsync(T.self)
+        if let value = try only(found, of: T.self) { return value }
+        return try await found[0].context.resolveAsync(found[0].index, as: T.self, from: nil)
+    }
+
+    /// ``objects(of:)``, making async definitions by awaiting them.
+    public func objects<T>(of type: T.Type) async throws(ContextError) -> [T] {
+        var result: [T] = []
+        for match in try await typeMatchesAsync(T.self) {
+            if let value = match.value {
+                result.append(value)
+            } else {
+                result.append(try await match.context.resolveAsync(match.index, as: T.self, from: nil))
             }
         }
         return result
+    }
+
+    /// The single match's value if it is known without making anything; throws when there is
+    /// not exactly one match.
+    private func only<T>(_ found: [TypeMatch<T>], of type: T.Type) throws(ContextError) -> T? {
+        guard let first = found.first else {
+            throw .noSuchObject(key: String(reflecting: T.self), searched: chain.map(\.name), path: [])
+        }
+        guard found.count == 1 else {
+            throw .ambiguousType(type: String(reflecting: T.self), candidates: found.map { $0.context.qualifiedKey($0.index, from: self) })
+        }
+        return first.value
+    }
+
+    /// Every definition of the chain whose objects are `T`s, unshadowed, in order. A made
+    /// singleton's value is included.
+    private func typeMatches<T>(_ type: T.Type) throws(ContextError) -> [TypeMatch<T>] {
+        if let cached: [TypeMatch<T>] = try cachedMatches() { return cached }
+        var result: [TypeMatch<T>] = []
+        for (context, index) in candidates(of: T.self) {
+            switch try context.kind(of: index, T.self, probing: { () throws(ContextError) -> Any in
+                try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any in try context.probe(index, resolution) }
+            }, making: { () throws(ContextError) -> AnyBox in
+                try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox in try context.singletonBox(index, resolution, thread) }
+            }) {
+            case .no: continue
+            case let .yes(value): result.append(TypeMatch(context: context, index: index, value: value))
+            }
+        }
+        cache(result)
+        return result
+    }
+
+    private func typeMatchesAsync<T>(_ type: T.Type) async throws(ContextError) -> [TypeMatch<T>] {
+        if let cached: [TypeMatch<T>] = try cachedMatches() { return cached }
+        var result: [TypeMatch<T>] = []
+        for (context, index) in candidates(of: T.self) {
+            if case let .yes(value) = try await context.kindAsync(of: index, T.self) { result.append(TypeMatch(context: context, index: index, value: value)) }
+        }
+        cache(result)
+        return result
+    }
+
+    /// The unshadowed definitions of the chain, own first, in declaration order.
+    ///
+    /// - Throws: nothing; a closed context in the chain is reported by the lookups made.
+    private func candidates<T>(of type: T.Type) -> [(ApplicationContext, Int)] {
+        var result: [(ApplicationContext, Int)] = []
+        var visited: [ApplicationContext] = []
+        for context in chain {
+            defer { visited.append(context) }
+            for index in 0..<context.count {
+                let key = context.table.keys[index]
+                if visited.contains(where: { $0.table.definition(named: key) != nil }) { continue }
+                result.append((context, index))
+            }
+        }
+        return result
+    }
+
+    private enum Kind<T> {
+        case no
+        /// A `T`; its value when it is a singleton (made now if it was not).
+        case yes(T?)
+    }
+
+    /// Whether definition `index` makes `T`s, finding out synchronously.
+    private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any, making: () throws(ContextError) -> AnyBox) throws(ContextError) -> Kind<T> {
+        if isClosed { throw closedError(looking: table.keys[index]) }
+        let declared = maker(index).declaresKind(of: T.self)
+        if records[index].scope.isSingleton {
+            if records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
+            if declared && !isMade(index) { return .yes(nil) }
+            let value = try making().anyValue
+            guard let typed = value as? T else { return .no }
+            return .yes(typed)
+        }
+        if declared { return .yes(nil) }
+        if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
+        if records[index].isAsync { throw requiresAwait(index, nil) }
+        return probed(index, try probing(), T.self)
+    }
+
+    /// What a type probe of prototype `index` says, remembered; the probe itself is the made
+    /// instance when its type has nothing to inject (its closure made it completely).
+    private func probed<T>(_ index: Int, _ probe: Any, _ type: T.Type) -> Kind<T> {
+        let typed = probe as? T
+        journal.rememberKind(of: index, is: ObjectIdentifier(T.self), typed != nil)
+        guard let typed else { return .no }
+        return .yes(InjectionPlan.of(Swift.type(of: probe)).hasNothingToInject ? typed : nil)
+    }
+
+    /// `kind(of:)` for an async lookup by type.
+    private func kindAsync<T>(of index: Int, _ type: T.Type) async throws(ContextError) -> Kind<T> {
+        if isClosed { throw closedError(looking: table.keys[index]) }
+        let declared = maker(index).declaresKind(of: T.self)
+        if records[index].scope.isSingleton {
+            if declared && !isMade(index) { return .yes(nil) }
+            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox in try await singletonBoxAsync(index, resolution) }
+            guard let typed = box.anyValue as? T else { return .no }
+            return .yes(typed)
+        }
+        if declared { return .yes(nil) }
+        if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
+        let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any in
+            try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
+                try await maker.probeAsync(self, index, resolution)
+            }
+        }
+        return probed(index, probe, T.self)
+    }
+
+    /// Runs prototype `index`'s closure only (a type probe), with its frame on the path.
+    private func probe(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        if records[index].isAsync { throw requiresAwait(index, resolution) }
+        if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        let thread = ThreadState.current
+        resolution.push(self, index, injectInits: thread.injectInits)
+        defer { thread.injectInits = resolution.pop() }
+        return try maker(index).probe(self, index, resolution)
+    }
+
+    // MARK: The cache of matches
+
+    /// The matches found last time, if every one of them is stable: every singleton involved
+    /// is made (a made singleton never changes), every prototype's kind is known.
+    private func cachedMatches<T>() throws(ContextError) -> [TypeMatch<T>]? {
+        for context in chain where context.isClosed { throw context.closedError(looking: String(reflecting: T.self)) }
+        return journal.typeMatches(for: ObjectIdentifier(T.self)) as? [TypeMatch<T>]
+    }
+
+    private func cache<T>(_ matches: [TypeMatch<T>]) {
+        guard !isValidation else { return }
+        // Only once every singleton of the chain is made: until then a later call may find a
+        // lazy singleton's dynamic type differently declared (it is made then).
+        for context in chain {
+            for index in 0..<context.count where context.records[index].scope.isSingleton && !context.isMade(index) { return }
+        }
+        let settled = matches.map { match -> TypeMatch<T> in
+            // A prototype is made anew by every call; a singleton's value is kept.
+            guard match.context.records[match.index].scope.isSingleton else { return TypeMatch(context: match.context, index: match.index, value: nil) }
+            guard match.value == nil, let made = try? match.context.resolve(match.index, as: T.self, from: nil) else { return match }
+            return TypeMatch(context: match.context, index: match.index, value: made)
+        }
+        journal.rememberTypeMatches(settled, for: ObjectIdentifier(T.self))
     }
 
     /// `key`, or `Context.key` when the definition belongs to another context than `asker`.
@@ -71,4 +210,11 @@ extension ApplicationContext {
         let key = configuration.table.keys[index]
         return self === asker ? key : "\(name).\(key)"
     }
+}
+
+/// A definition whose objects are `T`s; its value when it is a made singleton.
+struct TypeMatch<T> {
+    let context: ApplicationContext
+    let index: Int
+    let value: T?
 }

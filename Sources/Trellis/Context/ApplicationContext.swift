@@ -11,47 +11,42 @@ import Synchronization
 ///
 /// Thread safety: `Sendable`; every method may be called from any thread or task. A made
 /// singleton is returned without taking a lock. A singleton is made exactly once, also when many
-/// threads ask at once; no lock is held while a definition's closure runs. The objects handed out
-/// are the caller's to use safely (see Docs/Concurrency.md).
+/// threads and tasks ask at once; no lock is held while a definition's closure runs. The objects
+/// handed out are the caller's to use safely (see Docs/Concurrency.md).
 public final class ApplicationContext: Sendable {
     /// The context's name: the factory's `contextName`, by default its type name.
     public let name: String
     /// The context asked when a name is not defined here.
     public let parent: ApplicationContext?
+    /// `parent`, for walking the chain without retaining every context on it.
+    unowned(unsafe) let parentUnretained: ApplicationContext?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
     let table: NameTable
-    let typeIDs: ContiguousArray<ObjectIdentifier>
-    /// Per definition: its maker, unretained, so the creation path reads it without reference
-    /// counting.
-    // Safe: allocated in init and freed in deinit; `configuration.definitions` keeps the makers
-    // alive for as long as the context.
-    nonisolated(unsafe) let makerRefs: UnsafeMutablePointer<Unmanaged<AnyMaker>>
-    let scopes: ContiguousArray<Scope>
-    /// Per definition: its creation state, made on first need (most definitions of a large
-    /// context are never made, and a made singleton is read through `published`).
-    // Safe: as `published`; a slot, once stored, stays until deinit, which releases it.
-    nonisolated(unsafe) let slotRefs: UnsafeMutablePointer<Atomic<Unmanaged<Slot>?>>
-    /// Per definition: the made singleton's value (as its declared type), published once with
-    /// release ordering and read with acquire ordering: the lock-free hot path.
-    // Safe: the buffer is allocated in init, freed in deinit, and only ever accessed through the
-    // `Atomic` elements it holds.
-    nonisolated(unsafe) let published: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>
-    /// Per definition: the injection plan of the type it made last (plans are immortal).
-    // Safe: as `published`.
-    nonisolated(unsafe) let plans: UnsafeMutablePointer<Atomic<Unmanaged<InjectionPlan>?>>
-    /// Per definition: set once it was made successfully, so its dependency edges are recorded.
-    // Safe: as `published`.
-    nonisolated(unsafe) let edgesRecorded: UnsafeMutablePointer<Atomic<Bool>>
-    let records = ContextRecords()
-    /// The scratch context `validate()` runs in is not started.
+    /// One record per definition, in declaration order.
+    // Safe: allocated and initialised in init, deinitialised and freed in deinit; the fields
+    // read without the lock are immutable or atomics, the others are guarded by
+    // `Coordinator.lock` (see `DefinitionRecord`).
+    nonisolated(unsafe) let records: UnsafeMutablePointer<DefinitionRecord>
+    let count: Int
+    /// 0 while open; 1 once `close()` began: every lookup on the context, and through it,
+    /// throws `contextClosed`.
+    let lifecycle = Atomic<UInt8>(0)
+    /// Dependency edges, the start-up log and other diagnostics.
+    let journal = ContextJournal()
+    /// The scratch context `validate()` runs in: it is not started, and problems injecting its
+    /// objects are collected rather than thrown.
     let isValidation: Bool
+    /// What `close()` has done so far; guarded by `Coordinator.lock`.
+    nonisolated(unsafe) var closing = ClosingState.open
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
     /// eager singletons in declaration order.
     ///
     /// - Throws: ``ContextError`` for a broken naming rule, or for the first eager singleton that
-    ///   cannot be made; no half-started context remains.
+    ///   cannot be made (what was made before it is disposed and released: no half-started
+    ///   context remains); ``ContextError/requiresAwait(key:path:)`` before making anything if an
+    ///   eager singleton is async (start the context with `try await` instead).
     public convenience init(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) throws(ContextError) {
         try self.init(configurator: ConfiguratorFromFactory(factory), parent: parent)
     }
@@ -67,94 +62,75 @@ public final class ApplicationContext: Sendable {
 
     /// Builds a context from an already checked configuration and starts it.
     ///
-    /// - Throws: ``ContextError`` for the first eager singleton that cannot be made.
+    /// - Throws: what ``init(_:parent:)`` throws once the configuration is checked.
     public convenience init(configurator: ConfiguratorFromFactory, parent: ApplicationContext? = nil) throws(ContextError) {
-        try self.init(configurator: configurator, parent: parent, isValidation: false)
+        self.init(configurator: configurator, parent: parent, isValidation: false)
+        try start()
     }
 
-    init(configurator: ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) throws(ContextError) {
+    /// Builds a context from `factory` and starts it, making the async eager singletons
+    /// concurrently, each in a child task, then the synchronous ones in declaration order.
+    ///
+    /// ```swift
+    /// let app = try await ApplicationContext(AppFactory())
+    /// ```
+    ///
+    /// - Throws: ``ContextError`` for a broken naming rule, or the failure of the
+    ///   earliest-declared eager singleton that failed (the others are cancelled, and what was
+    ///   made is disposed and released).
+    public convenience init(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
+        try await self.init(configurator: ConfiguratorFromFactory(factory), parent: parent)
+    }
+
+    /// Builds a context with test doubles from `overriding`, as ``init(_:overriding:parent:)``,
+    /// and starts it as ``init(_:parent:)-async`` does.
+    public convenience init(_ factory: some ObjectFactory, overriding: some ObjectFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
+        try await self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: parent)
+    }
+
+    /// Builds a context from an already checked configuration and starts it concurrently.
+    ///
+    /// - Throws: what ``init(_:parent:)-async`` throws once the configuration is checked.
+    public convenience init(configurator: ConfiguratorFromFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
+        self.init(configurator: configurator, parent: parent, isValidation: false)
+        try await startConcurrently()
+    }
+
+    init(configurator: ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
         name = configurator.contextName
         self.parent = parent
+        parentUnretained = parent
         configuration = configurator
         table = configurator.table
-        typeIDs = configurator.objectTypeIDs
-        makerRefs = .allocate(capacity: max(configurator.definitions.count, 1))
+        count = configurator.definitions.count
+        records = .allocate(capacity: max(count, 1))
         for (index, definition) in configurator.definitions.enumerated() {
-            (makerRefs + index).initialize(to: Unmanaged.passUnretained(definition.maker))
-        }
-        scopes = ContiguousArray(configurator.definitions.map(\.scope))
-        let count = configurator.definitions.count
-        published = .allocate(capacity: max(count, 1))
-        edgesRecorded = .allocate(capacity: max(count, 1))
-        plans = .allocate(capacity: max(count, 1))
-        slotRefs = .allocate(capacity: max(count, 1))
-        for index in 0..<count {
-            (slotRefs + index).initialize(to: Atomic(nil))
-            (plans + index).initialize(to: Atomic(nil))
-            (published + index).initialize(to: Atomic(nil))
-            (edgesRecorded + index).initialize(to: Atomic(false))
+            (records + index).initialize(to: DefinitionRecord(definition.maker, scope: definition.scope))
         }
         self.isValidation = isValidation
-        if !isValidation { try start() }
     }
 
     deinit {
-        makerRefs.deallocate()
-        let count = configuration.definitions.count
-        published.deinitialize(count: count)
-        published.deallocate()
-        edgesRecorded.deinitialize(count: count)
-        edgesRecorded.deallocate()
-        plans.deinitialize(count: count)
-        plans.deallocate()
-        for index in 0..<count { slotRefs[index].load(ordering: .acquiring)?.release() }
-        slotRefs.deinitialize(count: count)
-        slotRefs.deallocate()
+        records.deinitialize(count: count)
+        records.deallocate()
     }
 
     /// The keys of this context's own definitions, in declaration order.
     public var keys: [String] { Array(table.keys) }
 
-    /// The creation state of definition `index`, made on first use.
-    func slot(_ index: Int) -> Slot {
-        if let slot = slotRefs[index].load(ordering: .acquiring) { return slot.takeUnretainedValue() }
-        let made = Unmanaged.passRetained(Slot(key: table.keys[index]))
-        let (exchanged, original) = slotRefs[index].compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
-        if exchanged { return made.takeUnretainedValue() }
-        made.release()
-        return original!.takeUnretainedValue()
-    }
-
     /// The maker of definition `index`.
     @inline(__always)
-    func maker(_ index: Int) -> AnyMaker { makerRefs[index].takeUnretainedValue() }
+    func maker(_ index: Int) -> AnyMaker { records[index].maker.takeUnretainedValue() }
 
     /// Whether the singleton of definition `index` is made.
-    func isMade(_ index: Int) -> Bool { published[index].load(ordering: .acquiring) != nil }
+    func isMade(_ index: Int) -> Bool { records[index].published.load(ordering: .acquiring) != nil }
+
+    /// Whether `close()` has begun.
+    @inline(__always)
+    var isClosed: Bool { lifecycle.load(ordering: .relaxed) != 0 }
 
     /// This context, then its parent, grandparent, … .
     var chain: UnfoldSequence<ApplicationContext, (ApplicationContext?, Bool)> {
         sequence(first: self) { $0.parent }
-    }
-
-    /// Makes the eager singletons in declaration order, timing each for `startupReport`.
-    private func start() throws(ContextError) {
-        guard !configuration.eagerDefinitions.isEmpty else { return }
-        let stack = ThreadLocal.creationStack
-        let outer = stack.startup
-        defer { stack.startup = outer }
-        let collector = StartupCollector(depth: stack.depth + 1)
-        stack.startup = collector
-        var entries: [StartupReport.Entry] = []
-        entries.reserveCapacity(configuration.eagerDefinitions.count)
-        let clock = ContinuousClock()
-        var began = clock.now
-        for index in configuration.eagerDefinitions where !isMade(index) {
-            _ = try singletonBox(index, stack)
-            let finished = clock.now
-            entries.append(StartupReport.Entry(key: table.keys[index], duration: finished - began, pulledIn: collector.takePulledIn()))
-            began = finished
-        }
-        records.appendStartup(entries)
     }
 }

@@ -1,20 +1,43 @@
 /// The one lock of the creation slow path, shared by every context because a resolution may
-/// cross contexts (a child's singleton depends on its parent's). Held only to change a slot's
-/// phase or to wait, never while a user's closure runs.
+/// cross contexts (a child's singleton depends on its parent's). Held only to change a
+/// definition's creation phase or to wait, never while a user's closure, `didInject`, `dispose`
+/// or `deinit` runs: what is released or called out is collected under the lock and handled
+/// after it.
 enum Coordinator {
     static let lock = Lock()
 
-    /// The keys of the cycle that waiting for `slot` (held by `owner`) would close, or `nil` if
-    /// waiting is safe. Called with `lock` held.
-    static func waitCycle(from slot: Slot, owner: CreationStack, _ stack: CreationStack) -> [String]? {
-        var chain = [slot.key]
-        var current = owner
-        // Each step moves to another thread blocked on a slot; there are finitely many threads.
-        while current !== stack {
-            guard let waited = current.waitingFor, let next = waited.owner else { return nil }
-            chain.append(waited.key)
-            current = next
+    // Guarded by `lock`.
+    nonisolated(unsafe) private static var sequence: UInt64 = 0
+
+    /// A number that grows with every call. Called with `lock` held.
+    static func nextSequence() -> UInt64 {
+        sequence &+= 1
+        return sequence
+    }
+
+    /// The keys of the definitions waited for along a chain of waits from `target` (whose
+    /// phase is `phase`) back to `asker`, if waiting would close a cycle; `nil` if waiting is
+    /// safe. Called with `lock` held.
+    ///
+    /// The graph: a phase waits for the frames that own it (`CreationPhase.blockers`); a frame
+    /// of resolution `r` at depth `d` waits for whatever `r` itself waits for, and for the
+    /// continuations and nested lookups `r` spawned at depth `d` or deeper.
+    static func cycle(through phase: CreationPhase, to asker: Resolution) -> [String]? {
+        var visited: [ObjectIdentifier: Int] = [:]
+        var work: [(PublicationGroup.Injector, [String])] = phase.blockers.map { ($0, []) }
+        while let (frame, keys) = work.popLast() {
+            let resolution = frame.resolution
+            if resolution === asker { return keys }
+            let id = ObjectIdentifier(resolution)
+            if let seen = visited[id], seen <= frame.depth { continue }
+            visited[id] = frame.depth
+            if let waited = resolution.waitingFor {
+                for blocker in waited.phase.blockers { work.append((blocker, keys + [waited.key])) }
+            }
+            for child in resolution.children where child.attachDepth >= frame.depth {
+                work.append((.init(resolution: child, depth: 0), keys))
+            }
         }
-        return stack.path + chain
+        return nil
     }
 }

@@ -10,32 +10,65 @@ class AnyMaker: @unchecked Sendable {
     let objectTypeID: ObjectIdentifier
     /// The declared type is a class: an object is a single reference.
     let isClassType: Bool
+    /// The closure must be awaited.
+    let isAsync: Bool
+    /// Why the definition can never make a usable object (a closure returning `Void`), if so.
+    let invalidity: String?
 
-    init(objectType: Any.Type, isClassType: Bool) {
+    init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, invalidity: String?) {
         self.objectType = objectType
         self.objectTypeID = ObjectIdentifier(objectType)
         self.isClassType = isClassType
+        self.isAsync = isAsync
+        self.invalidity = invalidity
     }
 
-    /// Makes and injects an object of definition `index` of `context`, and moves it into `result`,
-    /// which must be uninitialised memory for an `Object`.
-    func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+    /// Makes and injects an object of definition `index` of `context`, and moves it into
+    /// `result`, which must be uninitialised memory for an `Object`.
+    func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         fatalError("Trellis internal error: AnyMaker.make(into:) must be overridden")
     }
 
     /// Makes an object (not injected yet) and boxes it for caching as a singleton.
-    func makeBox(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
+    func makeBox(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
         fatalError("Trellis internal error: AnyMaker.makeBox must be overridden")
     }
 
     /// Injects the singleton in `box`, made by this maker, in place.
-    func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+    func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         fatalError("Trellis internal error: AnyMaker.injectBox must be overridden")
     }
 
     /// Makes and injects an object, returned as `Any` (lookups whose type is not `Object`).
-    func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
+    func makeAny(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
         fatalError("Trellis internal error: AnyMaker.makeAny must be overridden")
+    }
+
+    /// Runs the closure only, to learn the dynamic type of what it makes (lookup by type): the
+    /// object is not injected, so its `didInject` never runs for a probe that is thrown away.
+    func probe(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        fatalError("Trellis internal error: AnyMaker.probe must be overridden")
+    }
+
+    /// `makeBox` for an async lookup: awaits an async closure, hops to the main actor for a
+    /// main-actor one.
+    func makeBoxAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        fatalError("Trellis internal error: AnyMaker.makeBoxAsync must be overridden")
+    }
+
+    /// `injectBox` for an async lookup: properties are filled by async lookups.
+    func injectBoxAsync(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        fatalError("Trellis internal error: AnyMaker.injectBoxAsync must be overridden")
+    }
+
+    /// `makeAny` for an async lookup.
+    func makeAnyAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        fatalError("Trellis internal error: AnyMaker.makeAnyAsync must be overridden")
+    }
+
+    /// `probe` for an async lookup.
+    func probeAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        fatalError("Trellis internal error: AnyMaker.probeAsync must be overridden")
     }
 
     /// Whether the declared type alone proves that every object made is a `T`.
@@ -46,64 +79,124 @@ class AnyMaker: @unchecked Sendable {
 
 /// The creation closure of a definition whose objects are `Object`s.
 final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
-    // Safe: see `AnyMaker`; both closures are immutable and `@Sendable`.
-    /// The closure of a definition that looks up other objects.
-    let make: (@Sendable (Resolver) throws -> Object)?
-    /// The closure of a definition that needs no other object: called without building a
-    /// `Resolver`, the common case for leaves of the graph.
-    let makeIndependent: (@Sendable () throws -> Object)?
-
-    init(_ make: @escaping @Sendable (Resolver) throws -> Object) {
-        self.make = make
-        self.makeIndependent = nil
-        super.init(objectType: Object.self, isClassType: Object.self is AnyClass)
+    // Safe: see `AnyMaker`; the closure is immutable and `@Sendable`.
+    enum Closure: Sendable {
+        /// Looks up other objects through the resolver.
+        case synchronous(@Sendable (Resolver) throws -> Object)
+        /// Needs no other object: called without building a `Resolver`, the common case for
+        /// leaves of the graph.
+        case independent(@Sendable () throws -> Object)
+        case asynchronous(@Sendable (Resolver) async throws -> Object)
+        case asyncIndependent(@Sendable () async throws -> Object)
+        /// Runs on the main actor: synchronously when the caller is on it, by hopping to it from
+        /// an async lookup.
+        case mainActor(@MainActor @Sendable (Resolver) throws -> Object)
     }
 
-    init(independent make: @escaping @Sendable () throws -> Object) {
-        self.make = nil
-        self.makeIndependent = make
-        super.init(objectType: Object.self, isClassType: Object.self is AnyClass)
+    let closure: Closure
+
+    init(_ closure: Closure) {
+        self.closure = closure
+        // A closure returning nothing defines an object of type `()`: the compiler only warns
+        // (see ObjectFactory+VoidDefinitions), the configurator rejects it.
+        let invalidity: String? = Object.self == Void.self
+            ? "its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`."
+            : nil
+        let isAsync: Bool
+        switch closure {
+        case .asynchronous, .asyncIndependent: isAsync = true
+        default: isAsync = false
+        }
+        super.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, invalidity: invalidity)
     }
 
-    /// Runs the closure. A `ContextError` from one of its own lookups passes through unchanged
-    /// (its path already says where it came from); anything else it throws becomes
+    // MARK: Running the closure
+
+    /// Runs a synchronous closure. A `ContextError` from one of its own lookups passes through
+    /// unchanged (its path already says where it came from); anything else it throws becomes
     /// `creationFailed` with the path.
     @inline(__always)
-    private func run(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Object {
+    private func run(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Object {
         do {
-            if let makeIndependent { return try makeIndependent() }
-            return try make!(Resolver(context: context, requester: index))
+            switch closure {
+            case let .independent(make):
+                return try make()
+            case let .synchronous(make):
+                return try make(Resolver(context, index, resolution))
+            case let .mainActor(make):
+                let resolver = Resolver(context, index, resolution)
+                guard let made = try MainActorCall.ifOnMainActor({ try make(resolver) }) else {
+                    throw MainActorRequired(key: context.table.keys[index])
+                }
+                return made
+            case .asynchronous, .asyncIndependent:
+                throw context.requiresAwait(index, resolution)
+            }
         } catch let error as ContextError {
             throw error
         } catch {
-            throw .creationFailed(key: context.table.keys[index], path: stack.path, underlying: error)
+            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
         }
     }
 
-    override func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        let object = result.initializeMemory(as: Object.self, to: try run(context, index, stack))
+    /// Runs the closure for an async lookup: an async closure is awaited with `resolution` as
+    /// the task's active lookup; a synchronous one runs bound to the current thread; a
+    /// main-actor one hops to the main actor.
+    private func runAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Object {
         do {
-            try context.injectMade(at: object, isClass: isClassType, index, stack)
+            switch closure {
+            case let .asyncIndependent(make):
+                return try await Resolution.withAsyncActive(resolution) { try await make() }
+            case let .asynchronous(make):
+                let resolver = Resolver(context, index, resolution)
+                return try await Resolution.withAsyncActive(resolution) { try await make(resolver) }
+            case .independent, .synchronous:
+                return try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in try run(context, index, resolution) }
+            case let .mainActor(make):
+                let resolver = Resolver(context, index, resolution)
+                let result = UncheckedResult<Object>()
+                try await MainActor.run { () throws -> Void in
+                    try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in
+                        do throws(any Error) { result.value = try make(resolver) } catch let error as ContextError { throw error } catch {
+                            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+                        }
+                    }
+                }
+                return result.value!
+            }
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+        }
+    }
+
+    // MARK: Synchronous
+
+    override func make(into result: UnsafeMutableRawPointer, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        let object = result.initializeMemory(as: Object.self, to: try run(context, index, resolution))
+        do {
+            try context.injectMade(at: object, isClass: isClassType, index, resolution)
         } catch {
             object.deinitialize(count: 1)
             throw error
         }
     }
 
-    override func makeBox(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> AnyBox {
-        Box(try run(context, index, stack))
+    override func makeBox(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
+        Box(try run(context, index, resolution))
     }
 
-    override func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        try context.injectMade(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: isClassType, index, stack)
+    override func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        try context.injectMade(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: isClassType, index, resolution)
     }
 
-    override func makeAny(_ context: ApplicationContext, _ index: Int, _ stack: CreationStack) throws(ContextError) -> Any {
+    override func makeAny(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
         let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
         defer { object.deallocate() }
-        object.initialize(to: try run(context, index, stack))
+        object.initialize(to: try run(context, index, resolution))
         do {
-            try context.injectMade(at: object, isClass: isClassType, index, stack)
+            try context.injectMade(at: object, isClass: isClassType, index, resolution)
         } catch {
             object.deinitialize(count: 1)
             throw error
@@ -111,7 +204,45 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
         return object.move()
     }
 
+    override func probe(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        try run(context, index, resolution)
+    }
+
+    // MARK: Asynchronous
+
+    override func makeBoxAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        Box(try await runAsync(context, index, resolution))
+    }
+
+    override func injectBoxAsync(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        try await context.injectMadeAsync(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: isClassType, index, resolution)
+    }
+
+    override func makeAnyAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        defer { object.deallocate() }
+        object.initialize(to: try await runAsync(context, index, resolution))
+        do {
+            try await context.injectMadeAsync(at: object, isClass: isClassType, index, resolution)
+        } catch {
+            object.deinitialize(count: 1)
+            throw error
+        }
+        return object.move()
+    }
+
+    override func probeAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        try await runAsync(context, index, resolution)
+    }
+
     override func declaresKind<T>(of type: T.Type) -> Bool { Object.self is T.Type }
+}
+
+/// Carries a main-actor closure's result back to the async lookup that hopped there.
+private final class UncheckedResult<Value>: @unchecked Sendable {
+    // Safe: written on the main actor inside `MainActor.run`, read by the caller after that
+    // call returned, which orders the two.
+    var value: Value?
 }
 
 /// A made singleton, type-erased: its value lives at `pointer`, as the box's `Object` type.
@@ -119,12 +250,18 @@ class AnyBox: @unchecked Sendable {
     // Safe: immutable after init. The boxed object itself is the user's: the context only hands
     // out copies of the reference and never reads or writes the object after injecting it.
     let typeID: ObjectIdentifier
-    /// The value, of the type identified by `typeID`; valid for the box's lifetime.
+    /// The value, of the type identified by `typeID`; valid for the box's lifetime. Alone on
+    /// its cache line, so threads copying it out never share a line with a reference count
+    /// another thread is writing.
     let pointer: UnsafeMutableRawPointer
+    /// The value is a class instance (also when declared as an existential): an early
+    /// reference to it is the object itself, not a copy.
+    let isReference: Bool
 
-    init(typeID: ObjectIdentifier, pointer: UnsafeMutableRawPointer) {
+    init(typeID: ObjectIdentifier, pointer: UnsafeMutableRawPointer, isReference: Bool) {
         self.typeID = typeID
         self.pointer = pointer
+        self.isReference = isReference
     }
 
     var anyValue: Any { fatalError("Trellis internal error: AnyBox.anyValue must be overridden") }
@@ -138,10 +275,12 @@ class AnyBox: @unchecked Sendable {
 /// A made singleton of a definition whose objects are `Object`s.
 final class Box<Object>: AnyBox, @unchecked Sendable {
     // Safe: see `AnyBox`.
+    private static var byteCount: Int { (MemoryLayout<Object>.size + 63) & ~63 }
+
     init(_ value: Object) {
-        let storage = UnsafeMutablePointer<Object>.allocate(capacity: 1)
-        storage.initialize(to: value)
-        super.init(typeID: ObjectIdentifier(Object.self), pointer: UnsafeMutableRawPointer(storage))
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(Self.byteCount, 64), alignment: max(64, MemoryLayout<Object>.alignment))
+        storage.initializeMemory(as: Object.self, repeating: value, count: 1)
+        super.init(typeID: ObjectIdentifier(Object.self), pointer: storage, isReference: type(of: value as Any) is AnyClass)
     }
 
     deinit {
@@ -152,6 +291,6 @@ final class Box<Object>: AnyBox, @unchecked Sendable {
     override var anyValue: Any { pointer.assumingMemoryBound(to: Object.self).pointee }
 
     override func copy(into result: UnsafeMutableRawPointer) {
-        result.initializeMemory(as: Object.self, to: pointer.assumingMemoryBound(to: Object.self).pointee)
+        result.initializeMemory(as: Object.self, repeating: pointer.assumingMemoryBound(to: Object.self).pointee, count: 1)
     }
 }

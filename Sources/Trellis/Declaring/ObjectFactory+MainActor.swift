@@ -6,16 +6,16 @@ extension ObjectFactory {
     /// createMainActorSingleton("viewModel") { r in ViewModel(api: try r.object("api")) }
     /// ```
     /// The closure is `@MainActor`, so it may call main-actor initialisers without
-    /// `MainActor.assumeIsolated`. The object must first be made on the main actor (a lookup from
-    /// main-actor code, or a context started there for an eager one); once made it is returned to
+    /// `MainActor.assumeIsolated`. A synchronous lookup makes it only from main-actor code; an
+    /// async lookup (`try await`) hops to the main actor to make it. Once made it is returned to
     /// any caller like every singleton.
     ///
-    /// - Throws (at lookup): ``ContextError/creationFailed(key:path:underlying:)`` with a
-    ///   ``MainActorRequired`` error when it would be made on another thread.
+    /// - Throws (at a synchronous lookup off the main actor):
+    ///   ``ContextError/creationFailed(key:path:underlying:)`` with a ``MainActorRequired`` error.
     public func createMainActorSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(MainActorRequired.guarding(key, make)))
+        Definition(key: key, scope: .singleton, maker: TypedMaker(.mainActor(make)))
     }
 
     /// A lazy main-actor singleton whose closure needs no other object.
@@ -26,11 +26,11 @@ extension ObjectFactory {
     }
 
     /// An eager singleton made on the main actor when the context starts: start the context on
-    /// the main actor.
+    /// the main actor, or with `try await` (which hops to the main actor to make it).
     public func createMainActorEagerSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(MainActorRequired.guarding(key, make)))
+        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.mainActor(make)))
     }
 
     /// An eager main-actor singleton whose closure needs no other object.
@@ -40,11 +40,12 @@ extension ObjectFactory {
         createMainActorEagerSingleton(key) { (_: Resolver) in try make() }
     }
 
-    /// A prototype made on the main actor: every lookup must come from the main actor.
+    /// A prototype made on the main actor: every synchronous lookup must come from the main
+    /// actor; async lookups hop to it.
     public func createMainActorPrototype<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(MainActorRequired.guarding(key, make)))
+        Definition(key: key, scope: .prototype, maker: TypedMaker(.mainActor(make)))
     }
 
     /// A main-actor prototype whose closure needs no other object.

@@ -33,14 +33,14 @@ extension ObjectFactory {
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(make))
+        Definition(key: key, scope: .singleton, maker: TypedMaker(.synchronous(make)))
     }
 
     /// A lazy singleton whose closure needs no other object.
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(independent: make))
+        Definition(key: key, scope: .singleton, maker: TypedMaker(.independent(make)))
     }
 
     /// An eager singleton: made when the context starts, in declaration order.
@@ -49,28 +49,28 @@ extension ObjectFactory {
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(make))
+        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.synchronous(make)))
     }
 
     /// An eager singleton whose closure needs no other object.
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(independent: make))
+        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.independent(make)))
     }
 
     /// A prototype: a new instance on every lookup; the context keeps no reference to it.
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(make))
+        Definition(key: key, scope: .prototype, maker: TypedMaker(.synchronous(make)))
     }
 
     /// A prototype whose closure needs no other object.
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(independent: make))
+        Definition(key: key, scope: .prototype, maker: TypedMaker(.independent(make)))
     }
 
     /// Extra names for `key`, which must be a key of this factory (Reliant's `aliasesForX`).

@@ -1,22 +1,40 @@
 extension ApplicationContext: CustomStringConvertible {
-    /// A table of every definition of this context and its parents: key, scope, aliases (explicit
-    /// first, then generated), declared type, whether it is made, and the owning context.
-    public var description: String {
+    /// A table of this context's own definitions (key, scope, aliases — explicit first, then
+    /// generated —, declared type, whether it is made), then one line per ancestor context with
+    /// its name and number of definitions. ``description(includingParents:)`` lists the whole
+    /// chain.
+    public var description: String { description(includingParents: false) }
+
+    /// The description table; with `includingParents`, every ancestor's definitions are rows too.
+    public func description(includingParents: Bool) -> String {
         var rows = [["key", "scope", "aliases", "type", "made", "context"]]
-        for context in chain {
-            let aliases = context.configuration.table.allAliases()
-            for (index, definition) in context.configuration.definitions.enumerated() {
-                let mine = aliases.filter { $0.definition == index }
-                let names = mine.filter { $0.kind == .explicitAlias }.map(\.name) + mine.filter { $0.kind == .generatedAlias }.map(\.name)
-                let made: String
-                switch definition.scope {
-                case .prototype: made = "-"
-                default: made = context.isMade(index) ? "yes" : "no"
-                }
-                rows.append([definition.key, definition.scope.description, names.joined(separator: ", "),
-                             String(describing: definition.objectType), made, context.name])
+        for context in includingParents ? Array(chain) : [self] {
+            context.appendRows(to: &rows)
+        }
+        var text = TextTable.render(rows)
+        if !includingParents {
+            for ancestor in chain.dropFirst() {
+                text += "\nparent '\(ancestor.name)': \(ancestor.count) definition\(ancestor.count == 1 ? "" : "s") (description(includingParents: true) lists them)"
             }
         }
-        return TextTable.render(rows)
+        return text
+    }
+
+    /// One row per definition, in one pass over the aliases (linear in the context's size).
+    private func appendRows(to rows: inout [[String]]) {
+        var explicit = Array(repeating: [String](), count: count)
+        var generated = Array(repeating: [String](), count: count)
+        for alias in table.allAliases() {
+            if alias.kind == .generatedAlias {
+                generated[alias.definition].append(alias.name)
+            } else {
+                explicit[alias.definition].append(alias.name)
+            }
+        }
+        for (index, definition) in configuration.definitions.enumerated() {
+            let made = definition.scope == .prototype ? "-" : (isMade(index) ? "yes" : "no")
+            rows.append([definition.key, definition.scope.description, (explicit[index] + generated[index]).joined(separator: ", "),
+                         String(describing: definition.objectType), made, name])
+        }
     }
 }

@@ -19,7 +19,8 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     case aliasShadowsKey(alias: String, aliasOf: String, isGenerated: Bool, context: String)
     /// `aliases(for:)` names a key the factory does not define.
     case aliasOfUnknownKey(alias: String, key: String, context: String)
-    /// Nothing answers to `key` in any context searched (`searched`, nearest first).
+    /// Nothing answers to `key` in any context searched (`searched`, nearest first). For
+    /// ``ApplicationContext/object(of:)``, `key` is the type's name and `path` is empty.
     case noSuchObject(key: String, searched: [String], path: [String])
     /// The object found for `key` is not of the requested type.
     case typeMismatch(key: String, expected: String, actual: String, path: [String])
@@ -30,15 +31,51 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     case creationFailed(key: String, path: [String], underlying: any Error)
     /// A required `@Inject` property of `type` found no object for `key`.
     case unresolvedInjection(type: String, property: String, key: String)
-    /// An overriding factory defines a key the overridden factory does not.
-    case overrideOfUnknownKey(key: String, context: String)
+    /// An overriding factory defines a key the overridden factory does not; `aliasOf` is the key
+    /// it names when it is an alias (overrides name keys).
+    case overrideOfUnknownKey(key: String, context: String, aliasOf: String? = nil)
     /// `object(of:)` found several definitions whose objects are of `type`.
     case ambiguousType(type: String, candidates: [String])
+    /// A definition can never make a usable object, e.g. its closure returns `Void`: `reason`
+    /// says what is wrong and how to fix it.
+    case invalidDefinition(key: String, reason: String, context: String)
+    /// A synchronous call needs the async definition `key`, which is not made yet (or, during an
+    /// async start's concurrent phase, is async at all); or a synchronous `close()` met an
+    /// ``AsyncDisposable`` singleton.
+    case requiresAwait(key: String, path: [String])
+    /// A lookup on (or through) `context` after its `close()` began.
+    case contextClosed(context: String, key: String)
+    /// One or more `dispose()` calls threw while `context` was closed: each key with its error's
+    /// description, in disposal order. Every other singleton was still disposed.
+    case disposalFailed(context: String, failures: [DisposalFailure])
+    /// A required `@Inject` property was read (or `$property.get()` called) before anything
+    /// injected it, and no context was current when its owner was made.
+    case neverInjected(property: String, declaredAt: String)
+    /// A `.lazy` (or current-context) `@Inject` property was first read after its context was
+    /// released.
+    case contextReleased(context: String, key: String)
     /// `@Inject` wrappers were created while an object of `type` was made, but reflection reports
     /// no stored properties for `type`: the binary carries no reflection metadata to find them
     /// (built with `-disable-reflection-metadata`), or the closure made an object with `@Inject`
     /// properties itself, which nothing would ever inject.
     case reflectionUnavailable(type: String)
+
+    /// One `dispose()` that threw during `close()`.
+    public struct DisposalFailure: Sendable, Hashable, CustomStringConvertible {
+        /// The key of the singleton whose `dispose()` threw.
+        public let key: String
+        /// The description of what it threw.
+        public let error: String
+
+        /// Creates a failure record.
+        public init(key: String, error: String) {
+            self.key = key
+            self.error = error
+        }
+
+        /// `'key': error`.
+        public var description: String { "'\(key)': \(error)" }
+    }
 
     /// Who an alias was given to, and whether Trellis generated it as a default alias.
     public struct AliasUse: Sendable, Hashable, CustomStringConvertible {
@@ -71,29 +108,52 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             return "Duplicate alias '\(alias)' in context '\(context)': it is given to \(given). Every name in a context must be unique; remove or rename one."
         case let .aliasShadowsKey(alias, aliasOf, isGenerated, context):
             let kind = isGenerated ? "generated default alias" : "explicit alias"
+            if alias == aliasOf {
+                return "Alias '\(alias)' of '\(aliasOf)' (\(kind)) in context '\(context)' repeats its own key: an alias cannot repeat the key it names. Remove the alias."
+            }
             return "Alias '\(alias)' of '\(aliasOf)' (\(kind)) in context '\(context)' is also the key of another definition, '\(alias)'. Every name in a context must be unique; rename one of the two definitions."
         case let .aliasOfUnknownKey(alias, key, context):
             return "Alias '\(alias)' in context '\(context)' is declared for '\(key)', which is not a key of the factory. Check the spelling, or define '\(key)'."
+        case let .noSuchObject(key, searched, path) where path.isEmpty:
+            return "No definition makes a \(key) in \(Self.contexts(searched)). Define one, or check that the type is the one its definition returns (a protocol, a superclass or the type itself)."
         case let .noSuchObject(key, searched, path):
-            let contexts = searched.count == 1
-                ? "context '\(searched[0])'"
-                : "contexts " + searched.map { "'\($0)'" }.joined(separator: " → ") + " (searched in that order)"
-            return "No object named '\(key)' in \(contexts)\(Self.pathSuffix(path)). Define it, or check the key and its aliases."
+            return "No object named '\(key)' in \(Self.contexts(searched))\(Self.pathSuffix(path)). Define it, or check the key and its aliases."
         case let .typeMismatch(key, expected, actual, path):
             return "Object '\(key)' is a \(actual), not the requested \(expected)\(Self.pathSuffix(path))."
         case let .circularDependency(path):
-            return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures."
+            return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures (class instances only: value types cannot take part in property cycles, a struct is copied, never shared)."
         case let .creationFailed(key, path, underlying):
             return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying) (nothing was cached; the next lookup tries again)"
         case let .unresolvedInjection(type, property, key):
             return "Cannot inject property '\(property)' of \(type): no object named '\(key)'. Define '\(key)', give the property a default value, or make it optional."
-        case let .overrideOfUnknownKey(key, context):
+        case let .overrideOfUnknownKey(key, context, aliasOf?):
+            return "Override of '\(key)': in context '\(context)' it is an alias of '\(aliasOf)', and overrides name keys. Override '\(aliasOf)' instead."
+        case let .overrideOfUnknownKey(key, context, nil):
             return "Override of unknown key '\(key)': context '\(context)' defines no such key, so the override would never be used. Was the key renamed?"
         case let .ambiguousType(type, candidates):
             return "Several objects are of type \(type): \(candidates.map { "'\($0)'" }.joined(separator: ", ")). Look one up by key, or use objects(of:)."
+        case let .invalidDefinition(key, reason, context):
+            return "Invalid definition '\(key)' in context '\(context)': \(reason)"
+        case let .requiresAwait(key, path):
+            return "'\(key)' is async and not made yet, so a synchronous call cannot have it\(Self.pathSuffix(path)). Look it up with `try await`, or make it an eager singleton and start the context with `try await ApplicationContext(…)`."
+        case let .contextClosed(context, key):
+            return "Context '\(context)' is closed: cannot look up '\(key)'. Look objects up before closing the context, or in a context that is still open."
+        case let .disposalFailed(context, failures):
+            return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(failures.map(\.description).joined(separator: "; ")). Every other singleton was disposed."
+        case let .neverInjected(property, declaredAt):
+            return "@Inject property '\(property)' declared at \(declaredAt) was read before it was injected. Make its owner with an ApplicationContext (in a definition's closure), call `try context.inject(into: owner)` first, or make a context current when the owner is made: `ApplicationContext.setDefault(app)` at launch, or `try context.withCurrent { … }` around the code that makes it."
+        case let .contextReleased(context, key):
+            return "@Inject property '\(key)' was first read after its context '\(context)' was released. Keep the context alive as long as the objects it injects, or inject the property eagerly."
         case let .reflectionUnavailable(type):
             return "Cannot inject \(type): @Inject properties were created while making it, but reflection shows it no stored properties. Either the binary has no reflection metadata (build without -disable-reflection-metadata), or the closure made an object with @Inject properties itself, which nothing injects: define that object in the factory and look it up through the resolver, or inject it with `context.inject(into:)`."
         }
+    }
+
+    /// `context 'A'`, or `contexts 'A' → 'B' (searched in that order)`.
+    private static func contexts(_ searched: [String]) -> String {
+        searched.count == 1
+            ? "context '\(searched[0])'"
+            : "contexts " + searched.map { "'\($0)'" }.joined(separator: " → ") + " (searched in that order)"
     }
 
     private static func pathSuffix(_ path: [String]) -> String {
@@ -104,7 +164,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     public var path: [String] {
         switch self {
         case let .noSuchObject(_, _, path), let .typeMismatch(_, _, _, path),
-             let .circularDependency(path), let .creationFailed(_, path, _):
+             let .circularDependency(path), let .creationFailed(_, path, _), let .requiresAwait(_, path):
             return path
         default:
             return []
@@ -125,6 +185,8 @@ extension ContextError {
             return "circularDependency \(cycle.sorted())"
         case let .creationFailed(key, _, underlying):
             return "creationFailed \(key) \(underlying)"
+        case let .requiresAwait(key, path):
+            return "requiresAwait \(path.dropLast().last ?? "") \(key)"
         default:
             return description
         }

@@ -36,8 +36,8 @@ struct Graph {
         var links: [Link] = []
         var seen = Set<Link>()
         for (depth, context) in contexts.enumerated() {
-            for edge in context.records.edges {
-                let link = Link(from: "c\(depth)_\(edge.from)", to: "c\(depth + edge.depth)_\(edge.to)", label: edge.label)
+            for edge in context.journal.edges {
+                let link = Link(from: "c\(depth)_\(edge.from)", to: "c\(depth + edge.levels)_\(edge.to)", label: edge.label)
                 if seen.insert(link).inserted { links.append(link) }
             }
         }

@@ -1,19 +1,32 @@
-/// Collects, on one thread, what an eager singleton pulls in while the context starts.
-final class StartupCollector {
-    private(set) var pulledIn: [String] = []
-    /// The stack depth at which the eager singleton itself is made.
-    private let depth: Int
-
-    init(depth: Int) { self.depth = depth }
-
-    /// What was pulled in since the last call; the collector starts over.
-    func takePulledIn() -> [String] {
-        defer { pulledIn = [] }
-        return pulledIn
+/// Collects what an eager singleton pulls in while the context starts. Shared by the
+/// continuations of the singleton's lookup, which may run in several child tasks at once.
+final class StartupCollector: Sendable {
+    private struct State {
+        var pulledIn: [String] = []
+        /// The eager singleton itself, which is not "pulled in".
+        var eager: (context: ObjectIdentifier, key: String)?
     }
 
-    func madeWhileStarting(_ key: String, in context: ApplicationContext, depth: Int) {
-        // The eager singleton itself is not "pulled in"; what was made above it is.
-        if depth > self.depth { pulledIn.append("\(context.name).\(key)") }
+    private let state = Locked(State())
+
+    /// Eager singleton `key` of `context` is about to be made.
+    func begin(_ key: String, of context: ApplicationContext) {
+        state.withLock { $0 = State(pulledIn: [], eager: (ObjectIdentifier(context), key)) }
+    }
+
+    /// What was pulled in since `begin`.
+    func takePulledIn() -> [String] {
+        state.withLock { state in
+            defer { state.pulledIn = [] }
+            return state.pulledIn
+        }
+    }
+
+    /// An object was made while the eager singleton was made.
+    func pulledIn(_ key: String, of context: ApplicationContext) {
+        state.withLock { state in
+            if let eager = state.eager, eager.context == ObjectIdentifier(context), eager.key == key { return }
+            state.pulledIn.append("\(context.name).\(key)")
+        }
     }
 }

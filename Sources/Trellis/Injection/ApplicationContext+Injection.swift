@@ -2,36 +2,52 @@ extension ApplicationContext {
     /// Injects the `@Inject` properties of an object this context did not make (a view
     /// controller from a storyboard, a test's subject), then calls its `didInject(from:)`.
     ///
-    /// Properties that already hold a value are left alone. Keys are matched against keys and
-    /// aliases through the parent chain.
+    /// Properties that already hold a value are left alone (a property resolved from the current
+    /// context on first read counts as not injected: this injection replaces it). Keys are
+    /// matched against keys and aliases through the parent chain. A property whose lookup fails
+    /// stays pending, so a later `inject(into:)` can still fill it.
     ///
     /// - Throws: ``ContextError/unresolvedInjection(type:property:key:)`` for a required property
-    ///   with no matching object, ``ContextError/typeMismatch(key:expected:actual:path:)``, and any
-    ///   error of making the injected objects.
+    ///   with no matching object, ``ContextError/typeMismatch(key:expected:actual:path:)``,
+    ///   ``ContextError/requiresAwait(key:path:)`` for an async definition not made yet (use the
+    ///   async form), and any error of making the injected objects.
     public func inject(into object: AnyObject) throws(ContextError) {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
-        try withExtendedLifetime(object) { () throws(ContextError) in
-            try apply(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: nil)
+        try Resolution.run(from: nil) { resolution, _ throws(ContextError) in
+            try withExtendedLifetime(object) { () throws(ContextError) in
+                try apply(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
+            }
         }
+    }
+
+    /// Injects an object this context did not make, as ``inject(into:)``, filling properties
+    /// that name async definitions by awaiting them.
+    public func inject(into object: AnyObject) async throws(ContextError) {
+        let plan = InjectionPlan.of(type(of: object))
+        if plan.isEmpty { return }
+        try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) in
+            try await applyAsync(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
+        }
+        withExtendedLifetime(object) {}
     }
 
     /// Injects the object this context just made for definition `index`, which lies at `made`
     /// (a class reference, or a struct's own storage). The per-definition plan cache makes this
     /// one atomic load and a comparison for types with nothing to inject.
     @inline(__always)
-    func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
-        if let cached = plans[index].load(ordering: .acquiring),
+    func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        if let cached = records[index].injection.load(ordering: .acquiring),
            cached._withUnsafeGuaranteedRef({ $0.isEmpty && $0.typeID == Self.dynamicTypeID(of: made, isClass: isClass) }) {
             return
         }
-        try injectMadeSlow(at: made, isClass: isClass, index, stack)
+        try injectMadeSlow(at: made, isClass: isClass, index, resolution)
     }
 
     /// `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
     /// reference only needs its isa read.
     @inline(__always)
-    private static func dynamicTypeID<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> ObjectIdentifier {
+    static func dynamicTypeID<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> ObjectIdentifier {
         guard isClass else { return ObjectIdentifier(type(of: made.pointee)) }
         // Read the reference where it lies instead of copying the value out (a retain and a
         // release through the value witness table of an unspecialised `T`).
@@ -39,55 +55,126 @@ extension ApplicationContext {
         return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) }
     }
 
-    /// Injects an object whose type has something to inject, or whose plan is not cached yet.
-    @inline(never)
-    private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ stack: CreationStack) throws(ContextError) {
+    /// The plan for the object at `made` of definition `index`, cached per definition.
+    private func plan<T>(for made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int) -> InjectionPlan {
         let typeID = Self.dynamicTypeID(of: made, isClass: isClass)
-        let plan: InjectionPlan
-        if let cached = plans[index].load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
-            plan = cached
-        } else {
-            plan = InjectionPlan.of(type(of: made.pointee as Any))
-            plans[index].store(Unmanaged.passUnretained(plan), ordering: .releasing)
+        if let cached = records[index].injection.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
+            return cached
         }
-        if plan.isEmpty { return }
+        let plan = InjectionPlan.of(type(of: made.pointee as Any))
+        // Plans are immortal: the record may point at any of them, unretained.
+        records[index].injection.store(Unmanaged.passUnretained(plan), ordering: .releasing)
+        return plan
+    }
+
+    /// Where an object's `@Inject` fields lie: the object itself for a class, `made` for a struct
+    /// declared as its own type. `nil`: nothing to inject.
+    private func injectionTarget<T>(_ plan: InjectionPlan, _ made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (base: UnsafeMutableRawPointer, object: AnyObject?)? {
+        if plan.isEmpty { return nil }
         if plan.reportsNoFields {
             // No fields visible: either the type has none, or reflection metadata is stripped.
             // Wrappers initialised while making it tell the two apart.
-            if stack.injectInits > 0 { throw .reflectionUnavailable(type: plan.typeName) }
-            if !plan.isAware { return }
+            if wrappersMade > 0 { throw .reflectionUnavailable(type: plan.typeName) }
+            if !plan.isAware { return nil }
         }
         if plan.isClass {
             // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
             let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
-            try withExtendedLifetime(object) { () throws(ContextError) in
-                try apply(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: index)
-            }
-        } else if ObjectIdentifier(T.self) == plan.typeID {
-            try apply(plan, at: UnsafeMutableRawPointer(made), object: nil, requester: index)
-        } else {
-            // A struct inside an existential: its storage is not at `made`, and a generic copy of
-            // it cannot be had without knowing its type. Say so rather than skip it.
-            throw .creationFailed(key: table.keys[index], path: stack.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
+            return (Unmanaged.passUnretained(object).toOpaque(), object)
+        }
+        if ObjectIdentifier(T.self) == plan.typeID { return (UnsafeMutableRawPointer(made), nil) }
+        // A struct inside an existential: its storage is not at `made`, and a generic copy of
+        // it cannot be had without knowing its type. Say so rather than skip it.
+        throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
+    }
+
+    /// Injects an object whose type has something to inject, or whose plan is not cached yet.
+    @inline(never)
+    private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        let plan = plan(for: made, isClass: isClass, index)
+        guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: ThreadState.current.injectInits) else { return }
+        try withExtendedLifetime(target.object) { () throws(ContextError) in
+            try apply(plan, at: target.base, object: target.object, requester: index, resolution)
         }
     }
 
+    /// `injectMade` for an object made by an async lookup: properties are filled by async
+    /// lookups. (The stripped-reflection check needs the count of wrappers made on one thread,
+    /// which an async closure does not have; it is done by synchronous makes only.)
+    func injectMadeAsync<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        let plan = plan(for: made, isClass: isClass, index)
+        guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
+        try await applyAsync(plan, at: target.base, object: target.object, requester: index, resolution)
+        withExtendedLifetime(target.object) {}
+    }
+
     /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
-    private func apply(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester: Int?) throws(ContextError) {
-        for field in plan.fields {
-            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+    private func apply(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
+        for field in plan.fields.indices {
+            let field = plan.fields.baseAddress! + field
+            let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.isPending else { continue }
-            let request = InjectRequest(context: self, requester: requester, property: field.property, ownerName: plan.typeName)
+            var request = request(plan, field, index, resolution, isAsync: false)
             do throws(ContextError) {
-                try header.pointee.fill(base + field.offset, request)
+                _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
+                    try header.pointee.fill(base + field.pointee.offset, request, nil)
+                }
             } catch {
-                // `validate()` collects the problem and goes on with the other properties.
-                let stack = ThreadLocal.creationStack
-                guard let problems = stack.problems else { throw error }
-                problems.add(error, foundIn: stack.path.last ?? plan.typeName)
+                try collectOrThrow(error, plan, resolution)
             }
         }
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
     }
+
+    /// `apply` for an async injection: a property whose object must be made by an async lookup
+    /// is looked up with `await` and then stored.
+    private func applyAsync(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
+        for field in plan.fields.indices {
+            let field = plan.fields.baseAddress! + field
+            let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            guard header.pointee.isPending else { continue }
+            var request = request(plan, field, index, resolution, isAsync: true)
+            do throws(ContextError) {
+                let filled = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
+                    try header.pointee.fill(base + field.pointee.offset, request, nil)
+                }
+                if !filled {
+                    let key = header.pointee.key ?? field.pointee.property
+                    let requester = AsyncRequester(self, index, resolution, label: field)
+                    let value = try await _objectAnyAsync(named: key, from: requester)
+                    _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
+                        try header.pointee.fill(base + field.pointee.offset, request, value)
+                    }
+                }
+            } catch {
+                try collectOrThrow(error, plan, resolution)
+            }
+        }
+        if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+    }
+
+    private func request(_ plan: InjectionPlan, _ field: UnsafePointer<InjectionPlan.Field>, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
+        InjectRequest(
+            context: self,
+            requester: Requester(context: .passUnretained(self), index: index, resolution: .passUnretained(resolution), depth: resolution.depth, label: field),
+            plan: .passUnretained(plan), field: field, isAsync: isAsync
+        )
+    }
+
+    /// A validation goes on with the other properties of its scratch context's objects; every
+    /// other context throws, so it never publishes an object whose injection failed, whoever
+    /// is collecting problems.
+    private func collectOrThrow(_ error: ContextError, _ plan: InjectionPlan, _ resolution: Resolution) throws(ContextError) {
+        guard isValidation, let problems = resolution.session.problems else { throw error }
+        problems.add(error, foundIn: resolution.path.last ?? plan.typeName)
+    }
 }
 
+/// Counts `@Inject` wrappers made on this thread (so the context can tell a class with no stored
+/// properties from one whose reflection metadata was stripped), and returns the current context
+/// if one is bound or set as default: the wrapper then resolves from it on first read.
+@usableFromInline
+func _noteInjectInitialised() -> ApplicationContext? {
+    ThreadState.current.injectInits &+= 1
+    return CurrentContext.mayBeSet ? ApplicationContext.current : nil
+}

@@ -14,9 +14,12 @@
 /// given; it is matched against keys and aliases through the parent chain. A property that already
 /// holds a value when the object is injected is left alone.
 ///
-/// Reading a required property that was never injected stops the program with a message naming
-/// the property and how to inject it: make the object with an ``ApplicationContext``, or call
-/// ``ApplicationContext/inject(into:)``.
+/// An object made with its plain `init` while a context is current (``ApplicationContext/current``:
+/// a `withCurrent` binding of the task, or the default set with `setDefault`) has its properties
+/// resolved from that context on first read, as `.lazy` ones are (class owners; a struct's
+/// properties need an explicit key for this). Reading a required property that was never injected
+/// and has no current context stops the program with a message naming the property and how to
+/// inject it; `$property.get()` throws instead.
 ///
 /// > Note: The wrapper's storage is mutable, so a class using it is not checked-`Sendable`. To
 /// > share such an object across threads, inject it first, then treat it as immutable
@@ -28,6 +31,7 @@ public struct Inject<Value> {
         /// Not injected yet; `fallback` is the declared default value, if any.
         case pending(fallback: Value?)
         case value(Value)
+        /// Looked up on first read: a `.lazy` property, or one noted with the current context.
         case lazy(LazyInjection<Value>)
     }
 
@@ -81,17 +85,22 @@ public struct Inject<Value> {
         // then names the specialised filler, so injecting this property later runs concrete
         // code instead of generic code that looks up type metadata for every property.
         header = InjectHeader(key: key, isLazy: isLazy, file: file, line: line, fill: Self.fill)
-        storage = .pending(fallback: fallback)
-        _noteInjectInitialised()
+        if let current = _noteInjectInitialised() {
+            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), file: file, line: line))
+        } else {
+            storage = .pending(fallback: fallback)
+        }
     }
 
-    /// The injected object (made on first access for `.lazy`), the default value, or `nil` for
-    /// an optional that found nothing.
+    /// The injected object (made on first read for `.lazy` and current-context properties), the
+    /// default value, or `nil` for an optional that found nothing. Used for properties of structs;
+    /// class owners go through the enclosing-instance subscript, which also knows the property's
+    /// name.
     @inlinable
     public var wrappedValue: Value {
         get {
             if case let .value(value) = storage { return value }
-            return unresolvedValue()
+            return unresolvedValue(naming: nil)
         }
         set {
             storage = .value(newValue)
@@ -99,58 +108,126 @@ public struct Inject<Value> {
         }
     }
 
-    @usableFromInline
-    func unresolvedValue() -> Value {
-        switch storage {
-        case let .value(value): return value
-        case let .lazy(lazy): return lazy.value
-        case let .pending(fallback):
-            if let fallback { return fallback }
-            if let none = OptionalNone.value(of: Value.self) { return none }
-            fatalError(neverInjectedMessage)
+    /// The property of a class instance: as `wrappedValue`, and on a first read that must
+    /// resolve the object from the current context, the property's name comes from `owner`.
+    @inlinable
+    public static subscript<Owner: AnyObject>(
+        _enclosingInstance owner: Owner,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+    ) -> Value {
+        get {
+            if case let .value(value) = owner[keyPath: storageKeyPath].storage { return value }
+            return owner[keyPath: storageKeyPath].unresolvedValue(naming: PropertyNaming(owner, storageKeyPath))
+        }
+        set {
+            owner[keyPath: storageKeyPath].storage = .value(newValue)
+            owner[keyPath: storageKeyPath].header.isPending = false
         }
     }
 
-    var neverInjectedMessage: String {
-        let name = header.key.map { "'\($0)'" } ?? "of type \(Value.self)"
-        return "@Inject property \(name) declared at \(header.file):\(header.line) was read before it was injected. Make its owner with an ApplicationContext, in a definition's closure, or call `try context.inject(into: owner)` first."
+    /// `$property`: reads the property without stopping the program.
+    @inlinable
+    public var projectedValue: InjectedProperty<Value> {
+        InjectedProperty(storage: storage, header: header, naming: nil)
+    }
+
+    /// `$property` of a class instance, which knows the property's name.
+    @inlinable
+    public static subscript<Owner: AnyObject>(
+        _enclosingInstance owner: Owner,
+        projected projectedKeyPath: KeyPath<Owner, InjectedProperty<Value>>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
+    ) -> InjectedProperty<Value> {
+        let wrapper = owner[keyPath: storageKeyPath]
+        return InjectedProperty(storage: wrapper.storage, header: wrapper.header, naming: PropertyNaming(owner, storageKeyPath))
+    }
+
+    @usableFromInline
+    func unresolvedValue(naming: PropertyNaming?) -> Value {
+        do throws(ContextError) {
+            return try InjectedProperty(storage: storage, header: header, naming: naming).get()
+        } catch let error {
+            fatalError(Self.stopMessage(for: error, header))
+        }
+    }
+
+    static func stopMessage(for error: ContextError, _ header: InjectHeader) -> String {
+        if case .neverInjected = error { return error.description }
+        return "@Inject property declared at \(header.file):\(header.line) could not be read: \(error) Use `try $property.get()` to handle the error instead of stopping."
     }
 
     /// Fills the wrapper at `address` for `request`: the per-property work of injection.
+    ///
+    /// With `provided` (the result of an async lookup), stores it. Otherwise looks the object up
+    /// synchronously; an async injection (`request.isAsync`) takes only a made singleton that way
+    /// and returns `false` when the object must be made by an async lookup. A property that
+    /// already holds a value is left alone; one whose lookup throws stays pending.
     @inlinable
-    static func fill(_ address: UnsafeMutableRawPointer, _ request: InjectRequest) throws(ContextError) {
+    static func fill(_ address: UnsafeMutableRawPointer, _ request: UnsafePointer<InjectRequest>, _ provided: Any?) throws(ContextError) -> Bool {
         let field = address.assumingMemoryBound(to: Self.self)
-        field.pointee.header.isPending = false
-        guard case let .pending(fallback) = field.pointee.storage else { return }
-        let key = field.pointee.header.key ?? request.property
+        let fallback: Value?
+        switch field.pointee.storage {
+        case let .pending(declared):
+            fallback = declared
+        case let .lazy(lazy) where lazy.isFromCurrent:
+            fallback = lazy.fallback
+        default:
+            field.pointee.header.isPending = false
+            return true
+        }
+        let key = field.pointee.header.key ?? request.pointee.property
+        if let provided {
+            guard let value = provided as? Value else { throw request.pointee.typeMismatch(key, expected: Value.self, actual: provided) }
+            field.pointee.storage = .value(value)
+            field.pointee.header.isPending = false
+            return true
+        }
+        let context = request.pointee.context
         if field.pointee.header.isLazy {
-            guard request.context.contains(key) else {
-                return try fillMissing(field, fallback, key, request)
-            }
-            field.pointee.storage = .lazy(LazyInjection(context: request.context, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), property: request.property))
-            return
+            guard context.contains(key) else { return try fillMissing(field, fallback, key, request) }
+            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), property: request.pointee.property, file: field.pointee.header.file, line: field.pointee.header.line))
+            field.pointee.header.isPending = false
+            return true
         }
-        let value = try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) -> Value? in
+        let value = try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) -> Value?? in
             let result = buffer.baseAddress!
-            switch try request.context._object(named: key, type: ObjectIdentifier(Value.self), into: UnsafeMutableRawPointer(result), requester: request.requester, label: request.property) {
-            case let .made(made): return made.assumingMemoryBound(to: Value.self).pointee
-            case .madeInto: return result.move()
-            case .notFound: return nil
-            case .needsConversion: return try request.context._object(named: key, as: Value.self, requester: nil)
+            if request.pointee.isAsync {
+                switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.pointee.requester) {
+                case let .made(made): return .some(made.assumingMemoryBound(to: Value.self).pointee)
+                case .notFound: return .some(nil)
+                case .convertible, .needsConversion, .madeInto: return nil
+                }
+            }
+            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: UnsafeMutableRawPointer(result), from: request.pointee.requester) {
+            case let .made(made): return .some(made.assumingMemoryBound(to: Value.self).pointee)
+            case .madeInto: return .some(result.move())
+            case .notFound: return .some(nil)
+            case .convertible, .needsConversion: return .some(try context._object(named: key, as: Value.self, from: request.pointee.requester))
             }
         }
-        guard let value else { return try fillMissing(field, fallback, key, request) }
-        field.pointee.storage = .value(value)
+        guard let found = value else { return false }
+        guard let found else { return try fillMissing(field, fallback, key, request) }
+        field.pointee.storage = .value(found)
+        field.pointee.header.isPending = false
+        return true
     }
 
-    /// No object answers to `key`: keep the default, read `nil`, or fail.
+    /// No object answers to `key`: keep the default, read `nil`, or fail (leaving the property
+    /// pending, so a later `inject(into:)` can still fill it).
     @usableFromInline
-    static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ fallback: Value?, _ key: String, _ request: InjectRequest) throws(ContextError) {
-        if fallback != nil { return }
+    static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ fallback: Value?, _ key: String, _ request: UnsafePointer<InjectRequest>) throws(ContextError) -> Bool {
+        if let fallback {
+            field.pointee.storage = .pending(fallback: fallback)
+            field.pointee.header.isPending = false
+            return true
+        }
         guard let none = OptionalNone.value(of: Value.self) else {
-            throw .unresolvedInjection(type: request.ownerName, property: request.property, key: key)
+            throw .unresolvedInjection(type: request.pointee.ownerName, property: request.pointee.property, key: key)
         }
         field.pointee.storage = .value(none)
+        field.pointee.header.isPending = false
+        return true
     }
 }
 
@@ -165,10 +242,10 @@ struct InjectHeader: Sendable {
     @usableFromInline let file: StaticString
     @usableFromInline let line: UInt
     /// `Inject<Value>.fill`, for this wrapper's `Value`.
-    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, InjectRequest) throws(ContextError) -> Void
+    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, Any?) throws(ContextError) -> Bool
 
     @inlinable
-    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, InjectRequest) throws(ContextError) -> Void) {
+    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, Any?) throws(ContextError) -> Bool) {
         self.key = key
         self.isLazy = isLazy
         self.isPending = true
@@ -178,27 +255,8 @@ struct InjectHeader: Sendable {
     }
 }
 
-/// Who asks a wrapper to fill itself.
-@usableFromInline
-struct InjectRequest {
-    @usableFromInline let context: ApplicationContext
-    /// The definition whose object is injected, for the dependency graph; `nil` for
-    /// `inject(into:)`.
-    @usableFromInline let requester: Int?
-    /// The property's name, the key unless the wrapper names one.
-    @usableFromInline let property: String
-    @usableFromInline let ownerName: String
-}
-
 extension Inject: Sendable where Value: Sendable {}
 extension Inject.Storage: Sendable where Value: Sendable {}
-
-/// Counts `@Inject` wrappers made while an object is being made, so the context can tell a class
-/// with no stored properties from one whose reflection metadata was stripped.
-@usableFromInline
-func _noteInjectInitialised() {
-    ThreadLocal.creationStack.state.pointee.injectInits &+= 1
-}
 
 /// `nil` as a `Value`, when `Value` is an `Optional`.
 @usableFromInline

@@ -3,7 +3,11 @@
 /// What injecting an object of one type takes: the offsets of its `@Inject` fields (superclasses'
 /// included) and whether it wants `didInject`. Built once per type from reflection metadata and
 /// kept for the life of the process, so later objects of the type are injected without `Mirror`.
-final class InjectionPlan: Sendable {
+@usableFromInline
+final class InjectionPlan: @unchecked Sendable {
+    // Safe: immutable after init; `fieldStorage` is written only in init and never freed (plans
+    // are immortal, so requests may point into it).
+    @usableFromInline
     struct Field: Sendable {
         let offset: Int
         /// Where the wrapper's `InjectHeader` lies inside the object.
@@ -14,7 +18,8 @@ final class InjectionPlan: Sendable {
 
     let typeID: ObjectIdentifier
     let typeName: String
-    let fields: [Field]
+    /// The fields, in a buffer that lives as long as the process.
+    let fields: UnsafeBufferPointer<Field>
     let isAware: Bool
     /// Objects of the type are class instances (else values: structs are injected in place).
     let isClass: Bool
@@ -23,11 +28,13 @@ final class InjectionPlan: Sendable {
     let reportsNoFields: Bool
     /// Nothing to do for objects of this type: the common case, checked first.
     let isEmpty: Bool
+    /// No `@Inject` field and no `didInject`: an object of the type is complete as made.
+    var hasNothingToInject: Bool { fields.isEmpty && !isAware }
 
     private init(_ type: Any.Type) {
         typeID = ObjectIdentifier(type)
         typeName = String(reflecting: type)
-        var fields: [Field] = []
+        var found: [Field] = []
         var count = 0
         isClass = type is AnyObject.Type
         // `_EachFieldOptions.classType` (raw value 1) visits class instances, superclass fields
@@ -38,20 +45,22 @@ final class InjectionPlan: Sendable {
             if let injectable = fieldType as? any InjectableField.Type {
                 var property = String(cString: name)
                 if property.hasPrefix("_") { property.removeFirst() }
-                fields.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property))
+                found.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property))
             }
             return true
         }
-        self.fields = fields
+        let storage = UnsafeMutableBufferPointer<Field>.allocate(capacity: max(found.count, 1))
+        _ = storage.initialize(from: found)
+        fields = UnsafeBufferPointer(rebasing: storage[0..<found.count])
         isAware = type is any InjectionAware.Type
         reportsNoFields = visited && count == 0
-        isEmpty = fields.isEmpty && !isAware && !reportsNoFields
+        isEmpty = found.isEmpty && !isAware && !reportsNoFields
     }
 
     private static let cache = Locked<[ObjectIdentifier: InjectionPlan]>([:])
 
     /// The plan of `type`, built on first use. Plans are never released, so callers may keep
-    /// unretained references to them.
+    /// unretained references to them and point into their fields.
     static func of(_ type: Any.Type) -> InjectionPlan {
         let id = ObjectIdentifier(type)
         if let plan = cache.withLock({ $0[id] }) { return plan }
@@ -61,6 +70,11 @@ final class InjectionPlan: Sendable {
             cache[id] = plan
             return plan
         }
+    }
+
+    /// The field whose wrapper lies `offset` bytes into an object of this type, if any.
+    func field(atOffset offset: Int) -> Field? {
+        fields.first { $0.offset == offset }
     }
 }
 

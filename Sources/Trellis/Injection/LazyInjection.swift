@@ -1,81 +1,181 @@
-/// The state of one `@Inject(.lazy)` property after injection: what to look up, and the object
-/// once looked up.
+/// The state of an `@Inject` property looked up on first read: a `.lazy` property after
+/// injection, or a property of an object made while a context was current. What to look up, and
+/// the object once looked up.
 @usableFromInline
 final class LazyInjection<Value>: @unchecked Sendable {
-    // Safe: `made` and `slot.phase` are read and written only while holding `Coordinator.lock`;
-    // the rest is immutable, and the context reference is weak.
+    // Safe: `made` and the slot's phase and waiters are read and written only while holding
+    // `Coordinator.lock`; the rest is immutable, and the context reference is weak.
     private weak var context: ApplicationContext?
     private let contextName: String
-    private let key: String
-    private let fallback: Value?
-    private let property: String
-    /// Who is looking the object up: first access takes part in the context's exactly-once and
-    /// cycle detection like a singleton, so a lookup that comes back to this property is reported
-    /// instead of hanging.
-    private let slot: Slot
+    /// `nil` for a current-context property whose key is its name, learned on first read.
+    private let key: String?
+    /// The declared default value (or `nil` of an optional).
+    @usableFromInline let fallback: Value?
+    /// Noted from the current context when the wrapper was made: an injection by a context
+    /// still replaces it.
+    @usableFromInline let isFromCurrent: Bool
+    private let file: StaticString
+    private let line: UInt
+    /// First read takes part in the context's exactly-once and cycle detection like a singleton,
+    /// so a lookup that comes back to this property is reported instead of hanging.
+    private let slot: LazyInjectionSlot
     private var made: Value?
 
+    /// A `.lazy` property of an injected object.
     @usableFromInline
-    init(context: ApplicationContext, key: String, fallback: Value?, property: String) {
+    init(context: ApplicationContext, key: String, fallback: Value?, property: String, file: StaticString, line: UInt) {
         self.context = context
         self.contextName = context.name
         self.key = key
         self.fallback = fallback
-        self.property = property
-        self.slot = Slot(key: "@Inject(.lazy) \(property)")
+        self.isFromCurrent = false
+        self.file = file
+        self.line = line
+        self.slot = LazyInjectionSlot(name: "@Inject(.lazy) \(property)")
     }
 
-    /// The object, looked up on first access and kept; made once when several threads read
-    /// first at the same moment. No lock is held while it is looked up.
-    var value: Value {
-        let lock = Coordinator.lock
-        let stack = ThreadLocal.creationStack
-        lock.lock()
+    /// A property of an object made while `current` was the current context.
+    @usableFromInline
+    init(current: ApplicationContext, key: String?, fallback: Value?, file: StaticString, line: UInt) {
+        self.context = current
+        self.contextName = current.name
+        self.key = key
+        self.fallback = fallback
+        self.isFromCurrent = true
+        self.file = file
+        self.line = line
+        self.slot = LazyInjectionSlot(name: "@Inject \(key ?? "property at \(file):\(line)")")
+    }
+
+    /// The object, looked up on first read and kept; made once when several threads read first
+    /// at the same moment. No lock is held while it is looked up.
+    func value(naming: PropertyNaming?) throws(ContextError) -> Value {
+        try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Value in
+            let lock = Coordinator.lock
+            lock.lock()
+            while true {
+                switch claim(resolution) {
+                case let .made(value):
+                    lock.unlock()
+                    return value
+                case let .failed(error):
+                    lock.unlock()
+                    throw error
+                case .claimed:
+                    lock.unlock()
+                    return try finish(resolution, Result { () throws(ContextError) -> Value in try lookUp(naming) })
+                case .wait:
+                    resolution.waitingFor = .lazyProperty(slot)
+                    lock.wait()
+                    resolution.waitingFor = nil
+                }
+            }
+        }
+    }
+
+    /// `value(naming:)` for an async read: waits by suspending, and the lookup may make async
+    /// definitions.
+    func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
+        let resolution = Resolution(session: .plain, isAsync: true)
         while true {
-            if let made {
+            let lock = Coordinator.lock
+            lock.lock()
+            switch claim(resolution) {
+            case let .made(value):
                 lock.unlock()
-                return made
-            }
-            guard case let .creating(owner) = slot.phase else {
-                slot.phase = .creating(owner: stack)
-                break
-            }
-            if let cycle = Coordinator.waitCycle(from: slot, owner: owner, stack) {
+                return value
+            case let .failed(error):
                 lock.unlock()
-                fatalError("@Inject(.lazy) property '\(property)' was read again while its own first read was looking it up: \(cycle.joined(separator: " → ")). Break the cycle, or inject the property eagerly.")
+                throw error
+            case .claimed:
+                lock.unlock()
+                let result: Result<Value, ContextError>
+                do throws(ContextError) { result = .success(try await lookUpAsync(naming)) } catch { result = .failure(error) }
+                return try finish(resolution, result)
+            case .wait:
+                let waiter = AsyncWaiter()
+                slot.asyncWaiters.append(waiter)
+                resolution.waitingFor = .lazyProperty(slot)
+                lock.unlock()
+                await waiter.suspend()
+                lock.withLock { resolution.waitingFor = nil }
             }
-            stack.waitingFor = slot
-            lock.wait()
-            stack.waitingFor = nil
         }
-        lock.unlock()
-        let result = lookUp()
-        lock.withLock {
-            if case let .success(value) = result { made = value }
+    }
+
+    private enum Claim {
+        case made(Value)
+        case claimed
+        case failed(ContextError)
+        case wait
+    }
+
+    /// Called with the lock held.
+    private func claim(_ resolution: Resolution) -> Claim {
+        if let made { return .made(made) }
+        guard case .making = slot.phase else {
+            slot.phase = .making(owner: resolution, depth: resolution.depth)
+            return .claimed
+        }
+        if let waited = Coordinator.cycle(through: slot.phase, to: resolution) {
+            return .failed(.circularDependency(path: resolution.combinedPath + [slot.name] + waited))
+        }
+        return .wait
+    }
+
+    private func finish(_ resolution: Resolution, _ result: Result<Value, ContextError>) throws(ContextError) -> Value {
+        var woken: [UnsafeContinuation<Void, Never>] = []
+        Coordinator.lock.withLock {
+            if case let .success(value) = result, made == nil { made = value }
             slot.phase = .idle
-            lock.broadcast()
+            woken = slot.asyncWaiters.compactMap { $0.wake() }
+            slot.asyncWaiters = []
+            Coordinator.lock.broadcast()
         }
-        switch result {
-        case let .success(value): return value
-        case let .failure(message): fatalError(message.text)
-        }
+        for continuation in woken { continuation.resume() }
+        return try result.get()
     }
 
-    private struct Message: Error { let text: String }
-
-    private func lookUp() -> Result<Value, Message> {
-        guard let context else {
-            return .failure(Message(text: "@Inject(.lazy) property '\(property)' (key '\(key)') was first read after its context '\(contextName)' was released. Keep the context alive as long as the objects it injected, or inject eagerly."))
-        }
-        if context.contains(key) {
-            do throws(ContextError) {
-                return .success(try context.object(key, as: Value.self))
-            } catch {
-                return .failure(Message(text: "@Inject(.lazy) property '\(property)' could not be made on first access: \(error)"))
-            }
-        }
-        if let fallback { return .success(fallback) }
-        if let none = OptionalNone.value(of: Value.self) { return .success(none) }
-        return .failure(Message(text: "@Inject(.lazy) property '\(property)': context '\(contextName)' no longer answers to '\(key)'."))
+    /// The key to look up: the wrapper's, else the property's name.
+    private func resolvedKey(_ naming: PropertyNaming?) throws(ContextError) -> String {
+        if let key { return key }
+        if let name = naming?.name() { return name }
+        throw .neverInjected(property: "of type \(Value.self) (its owner is not a class, so its name is not known: give it a key, @Inject(\"key\"))", declaredAt: "\(file):\(line)")
     }
+
+    private func liveContext(_ key: String?) throws(ContextError) -> ApplicationContext {
+        guard let context else { throw .contextReleased(context: contextName, key: key ?? "property at \(file):\(line)") }
+        return context
+    }
+
+    private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
+        let context = try liveContext(key)
+        let key = try resolvedKey(naming)
+        if context.contains(key) { return try context.object(key, as: Value.self) }
+        return try missing(key, naming, in: context)
+    }
+
+    private func lookUpAsync(_ naming: PropertyNaming?) async throws(ContextError) -> Value {
+        let context = try liveContext(key)
+        let key = try resolvedKey(naming)
+        if context.contains(key) { return try await context.object(key, as: Value.self) }
+        return try missing(key, naming, in: context)
+    }
+
+    private func missing(_ key: String, _ naming: PropertyNaming?, in context: ApplicationContext) throws(ContextError) -> Value {
+        if let fallback { return fallback }
+        let owner = naming.map { String(reflecting: type(of: $0.owner)) } ?? "the object declared at \(file):\(line)"
+        throw .unresolvedInjection(type: owner, property: naming?.name() ?? key, key: key)
+    }
+}
+
+/// The creation state of one lazy property's first read, in the wait-for graph.
+final class LazyInjectionSlot: @unchecked Sendable {
+    // Safe: `phase` and `asyncWaiters` are read and written only while holding
+    // `Coordinator.lock`; `name` is immutable.
+    let name: String
+    var phase = CreationPhase.idle
+    var asyncWaiters: [AsyncWaiter] = []
+
+    init(name: String) { self.name = name }
 }

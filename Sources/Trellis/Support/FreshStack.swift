@@ -10,36 +10,37 @@ import Darwin
 /// however long, can overflow the stack of the thread that asked (secondary threads on Apple
 /// platforms have 512 KiB).
 ///
-/// The asking thread blocks until the new one is done, and the new thread adopts the asker's
-/// `CreationStack`: the resolution path, cycle detection and "who is making this singleton" all
-/// stay the same, exactly as if the call had not moved.
+/// The asking thread blocks until the new one is done, and the new thread continues the asker's
+/// `Resolution`: the path, cycle detection and "who is making this singleton" all stay the same,
+/// exactly as if the call had not moved. Called when `StackBudget` says the asker's stack is
+/// nearly used up, which is measured in bytes, so it holds in release, debug and sanitizer builds.
 enum FreshStack {
-    /// Frames a thread may nest before the next level moves to a fresh thread.
-    static let framesPerThread = 48
-    /// Stack size of the fresh threads: far more than `framesPerThread` levels need.
+    /// Stack size of the fresh threads: many levels of any build, plus the reserve.
     static let stackSize = 4 << 20
 
     private final class Job: @unchecked Sendable {
-        // Safe: written by the new thread before it exits and read by the asker after
-        // `pthread_join`, which orders the two.
-        let stack: CreationStack
+        // Safe: `body` runs on the new thread while the asker is blocked in `pthread_join`, which
+        // orders everything the new thread wrote before the asker reads it.
         let body: () -> Void
-        init(stack: CreationStack, body: @escaping () -> Void) {
-            self.stack = stack
-            self.body = body
-        }
+        init(body: @escaping () -> Void) { self.body = body }
     }
 
-    /// `body`'s result, computed on a fresh thread that continues `stack`.
-    static func run<R>(continuing stack: CreationStack, _ body: () throws(ContextError) -> R) throws(ContextError) -> R {
+    /// `body`'s result, computed on a fresh thread that continues `resolution`.
+    static func run<R>(continuing resolution: Resolution, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
         var result: Result<R, ContextError>?
         withoutActuallyEscaping(body) { body in
-            let job = Job(stack: stack) {
-                do throws(ContextError) { result = .success(try body()) } catch { result = .failure(error) }
+            let job = Job {
+                let thread = ThreadState.current
+                do throws(ContextError) {
+                    result = .success(try thread.runningSynchronously(resolution) { () throws(ContextError) -> R in try body(resolution, thread) })
+                } catch {
+                    result = .failure(error)
+                }
             }
             if !spawnAndJoin(job) {
                 // No thread could be made: go on here rather than fail.
-                do throws(ContextError) { result = .success(try body()) } catch { result = .failure(error) }
+                let thread = ThreadState.current
+                do throws(ContextError) { result = .success(try body(resolution, thread)) } catch { result = .failure(error) }
             }
         }
         return try result!.get()
@@ -62,7 +63,6 @@ enum FreshStack {
             #else
             let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
             #endif
-            ThreadLocal.adopt(job.stack)
             job.body()
             return nil
         }, context)

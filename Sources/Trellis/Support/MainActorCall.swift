@@ -1,6 +1,10 @@
 import Synchronization
 
-#if canImport(Darwin)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
 import Darwin
 #endif
 
@@ -10,12 +14,15 @@ import Darwin
 /// "On the main thread" is not the question on Linux, where the main actor's jobs may run on
 /// another thread (seen under `swift test`). `Task.immediate` (SE-0472) asks the runtime itself:
 /// it runs its operation synchronously when the caller is on the operation's executor, and only
-/// enqueues it otherwise. Both sides race to claim the work, so it runs at most once: either
-/// synchronously here, or not at all (the enqueued copy finds it claimed and returns).
+/// enqueues it otherwise. The operation runs the closure only when it finds itself on the
+/// caller's thread, which happens only in the synchronous case (the caller's thread is busy in
+/// this call until it returns); an enqueued copy returns without running anything. So the
+/// closure runs at most once, and only where the caller reads its result in program order.
 enum MainActorCall {
     private final class Outcome<T>: @unchecked Sendable {
-        // Safe: `result` is written by whichever side wins `claimed` (compare-exchange), before
-        // the caller reads it, and only in the synchronous case, on the caller's own stack.
+        // Safe: `result` is written only by the operation running synchronously on the caller's
+        // thread, before `Task.immediate` returns to the caller, which then reads it.
+        let caller = pthread_self()
         let claimed = Atomic<Bool>(false)
         var result: Result<T, any Error>?
     }
@@ -31,12 +38,15 @@ enum MainActorCall {
         #endif
         let outcome = Outcome<T>()
         Task.immediate { @MainActor in
-            guard outcome.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+            // An enqueued copy runs on the main actor's thread after the caller moved on: it
+            // must not run the closure, whose result nobody would read.
+            guard pthread_equal(pthread_self(), outcome.caller) != 0,
+                  outcome.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
             outcome.result = Result(catching: body)
         }
         if outcome.claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
             return nil
         }
-        return try outcome.result?.get()
+        return try outcome.result!.get()
     }
 }

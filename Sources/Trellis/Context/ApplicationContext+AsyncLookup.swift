@@ -1,0 +1,202 @@
+extension ApplicationContext {
+    /// The object named `keyOrAlias`, made by an async lookup if needed: async definitions are
+    /// awaited, and a singleton another task or thread is making is waited for by suspending,
+    /// never by blocking a thread.
+    ///
+    /// ```swift
+    /// let report: Report = try await app.object("report")
+    /// ```
+    /// A made singleton costs what the synchronous lookup costs: no suspension, no lock.
+    ///
+    /// - Throws: what ``object(_:as:)`` throws; a task cancelled while it waits for a singleton
+    ///   another task is making stops waiting with
+    ///   ``ContextError/creationFailed(key:path:underlying:)`` wrapping `CancellationError`.
+    @inlinable
+    public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) async throws(ContextError) -> T {
+        switch try _peek(named: keyOrAlias, type: ObjectIdentifier(T.self), from: nil) {
+        case let .made(value):
+            return value.assumingMemoryBound(to: T.self).pointee
+        case let .convertible(value, declared):
+            if let optional = T.self as? any _OptionalOfDeclaredType.Type {
+                let wrapped = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> T? in
+                    optional._wrap(value, declared: declared, into: UnsafeMutableRawPointer(buffer.baseAddress!)) ? buffer.baseAddress!.move() : nil
+                }
+                if let wrapped { return wrapped }
+            }
+            return try await _objectAsync(named: keyOrAlias, as: T.self, from: nil)
+        case .madeInto, .needsConversion, .notFound:
+            return try await _objectAsync(named: keyOrAlias, as: T.self, from: nil)
+        }
+    }
+
+    /// Finds `name` and returns a made singleton without making anything: `.made` (declared as
+    /// `type`), `.convertible` (declared otherwise), `.needsConversion` (not made), `.notFound`.
+    ///
+    /// - Throws: `contextClosed` when the walk reaches a closed context.
+    @usableFromInline
+    func _peek(named name: String, type: ObjectIdentifier, from requester: Requester?) throws(ContextError) -> Outcome {
+        let key = NameTable.lookupKey(name)
+        var levels = 0
+        for context in chain {
+            if context.isClosed { throw context.closedError(looking: name) }
+            guard let index = context.table.definition(named: key.name, hash: key.hash) else {
+                levels += 1
+                continue
+            }
+            requester?.recordEdge(to: index, levels: levels)
+            guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion }
+            let declared = context.records[index].typeID
+            return declared == type ? .made(made) : .convertible(made, declared)
+        }
+        return .notFound
+    }
+
+    /// The slow path of an async lookup: find, make if needed (async), convert.
+    @usableFromInline
+    func _objectAsync<T>(named name: String, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
+        let found = try locateOpenAsync(name, from: requester)
+        return try await found.context.resolveAsync(found.index, as: T.self, from: requester)
+    }
+
+    /// The object named `name` as its definition declares it, made by an async lookup if needed.
+    func _objectAnyAsync(named name: String, from requester: AsyncRequester?) async throws(ContextError) -> Any {
+        let found = try locateOpenAsync(name, from: requester)
+        return try await found.context.makeAnyAsync(found.index, from: requester)
+    }
+
+    private func locateOpenAsync(_ name: String, from requester: AsyncRequester?) throws(ContextError) -> (context: ApplicationContext, index: Int) {
+        let key = NameTable.lookupKey(name)
+        var levels = 0
+        for context in chain {
+            if context.isClosed { throw context.closedError(looking: name) }
+            if let index = context.table.definition(named: key.name, hash: key.hash) {
+                requester?.noteLookup(to: index, levels: levels)
+                return (context, index)
+            }
+            levels += 1
+        }
+        throw .noSuchObject(key: name, searched: chain.map(\.name), path: (requester?.path ?? []) + [name])
+    }
+
+    /// The object of definition `index`, made by an async lookup if needed, as a `T`.
+    func resolveAsync<T>(_ index: Int, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
+        let value: Any
+        if records[index].scope == .prototype {
+            value = try await makeAnyAsync(index, from: requester)
+        } else {
+            let box: AnyBox
+            if records[index].published.load(ordering: .acquiring) != nil {
+                box = Coordinator.lock.withLock { records[index].box! }
+            } else {
+                box = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> AnyBox in
+                    try await singletonBoxAsync(index, resolution)
+                }
+            }
+            if box.typeID == ObjectIdentifier(T.self) { return box.pointer.assumingMemoryBound(to: T.self).pointee }
+            value = box.anyValue
+        }
+        if let typed = value as? T { return typed }
+        let key = table.keys[index]
+        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: (requester?.path ?? []) + [key])
+    }
+
+    /// Makes the object of definition `index` as its definition declares it, by an async lookup.
+    func makeAnyAsync(_ index: Int, from requester: AsyncRequester?) async throws(ContextError) -> Any {
+        if records[index].scope != .prototype, records[index].published.load(ordering: .acquiring) != nil {
+            return Coordinator.lock.withLock { records[index].box! }.anyValue
+        }
+        return try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> Any in
+            try await makeAnyAsync(index, resolution)
+        }
+    }
+
+    func makeAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        if records[index].scope == .prototype {
+            return try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
+                try await maker.makeAnyAsync(self, index, resolution)
+            }
+        }
+        return try await singletonBoxAsync(index, resolution).anyValue
+    }
+
+    /// `makePrototype` for an async lookup.
+    func makePrototypeAsync<R>(_ index: Int, _ resolution: Resolution, _ body: (AnyMaker, Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
+        if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        resolution.push(self, index, injectInits: 0)
+        defer { resolution.pop() }
+        let made = try await body(maker(index), resolution)
+        prototypeMade(index, resolution)
+        return made
+    }
+
+    /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
+    func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        let lock = Coordinator.lock
+        while true {
+            lock.lock()
+            switch claim(index, resolution, waitsSynchronously: false) {
+            case let .made(box):
+                lock.unlock()
+                return box
+            case .claimed:
+                lock.unlock()
+                return try await createSingletonAsync(index, resolution)
+            case let .failed(error):
+                lock.unlock()
+                throw error
+            case .wait:
+                let waiter = AsyncWaiter()
+                records[index].asyncWaiters.append(waiter)
+                resolution.waitingFor = .definition(.passUnretained(self), index)
+                lock.unlock()
+                await withTaskCancellationHandler {
+                    await waiter.suspend()
+                } onCancel: {
+                    stopWaiting(waiter, index)
+                }
+                let cancelled = lock.withLock { () -> Bool in
+                    resolution.waitingFor = nil
+                    return waiter.wasCancelled
+                }
+                if cancelled {
+                    throw .creationFailed(key: table.keys[index], path: resolution.path(appending: table.keys[index]), underlying: CancellationError())
+                }
+            }
+        }
+    }
+
+    /// The task of `waiter` was cancelled: it stops waiting for definition `index`.
+    private func stopWaiting(_ waiter: AsyncWaiter, _ index: Int) {
+        let continuation = Coordinator.lock.withLock { () -> UnsafeContinuation<Void, Never>? in
+            if let position = records[index].asyncWaiters.firstIndex(where: { $0 === waiter }) {
+                records[index].asyncWaiters.remove(at: position)
+            }
+            return waiter.wake(cancelled: true)
+        }
+        continuation?.resume()
+    }
+
+    /// `createSingleton` for an async lookup.
+    private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        resolution.push(self, index, injectInits: 0)
+        defer { resolution.pop() }
+        let maker = maker(index)
+        let box: AnyBox
+        do {
+            box = try await maker.makeBoxAsync(self, index, resolution)
+        } catch {
+            abandon(index)
+            throw error
+        }
+        let mark = beginInjecting(index, box, resolution)
+        do {
+            try await maker.injectBoxAsync(box, self, index, resolution)
+        } catch {
+            failInjecting(index, resolution, since: mark)
+            throw error
+        }
+        try finishInjecting(index, resolution)
+        singletonMade(index, resolution)
+        return box
+    }
+}

@@ -1,0 +1,145 @@
+extension ApplicationContext {
+    /// Makes the eager singletons in declaration order, timing each for `startupReport`; on a
+    /// failure, disposes what it made and rethrows.
+    func start() throws(ContextError) {
+        let eager = configuration.eagerDefinitions
+        guard !eager.isEmpty else { return }
+        // Decided before anything is made: a synchronous start never leaves async work behind.
+        if let index = eager.first(where: { records[$0].isAsync }) {
+            let key = table.keys[index]
+            throw .requiresAwait(key: key, path: [key])
+        }
+        StartupWarmUp.once()
+        let collector = StartupCollector()
+        let clock = ContinuousClock()
+        let began = clock.now
+        var entries: [StartupReport.Entry] = []
+        entries.reserveCapacity(eager.count)
+        do {
+            try Resolution.run(from: nil, session: Session(startup: collector)) { resolution, thread throws(ContextError) in
+                for index in eager where !isMade(index) {
+                    let start = clock.now - began
+                    collector.begin(table.keys[index], of: self)
+                    _ = try singletonBox(index, resolution, thread)
+                    entries.append(StartupReport.Entry(key: table.keys[index], start: start, end: clock.now - began, pulledIn: collector.takePulledIn()))
+                }
+            }
+        } catch {
+            disposeAfterFailedStart()
+            throw error
+        }
+        journal.appendStartup(entries)
+    }
+
+    /// The async start: the async eager singletons concurrently, each in a child task (its
+    /// lookups wait by suspending), then the synchronous ones in declaration order. A failure
+    /// cancels the others; what was made is disposed and released, and the failure of the
+    /// earliest-declared eager singleton that failed (not because it was cancelled) is thrown.
+    func startConcurrently() async throws(ContextError) {
+        let eager = configuration.eagerDefinitions
+        guard !eager.isEmpty else { return }
+        StartupWarmUp.once()
+        let clock = ContinuousClock()
+        let began = clock.now
+        let outer = Resolution.asyncActive
+        var entries: [StartupReport.Entry] = []
+        // During the concurrent phase, a synchronous closure never gets an async definition
+        // (made or not), so whether the start succeeds never depends on timing.
+        let concurrent = eager.filter { records[$0].isAsync }
+        if !concurrent.isEmpty {
+            let outcomes = await withTaskGroup(of: (Int, Result<StartupReport.Entry, ContextError>).self) { group in
+                for (position, index) in concurrent.enumerated() {
+                    group.addTask {
+                        (position, await self.startEager(index, clock: clock, began: began, outer: outer, restricted: true))
+                    }
+                }
+                var outcomes: [(Int, Result<StartupReport.Entry, ContextError>)] = []
+                for await outcome in group {
+                    if case .failure = outcome.1 { group.cancelAll() }
+                    outcomes.append(outcome)
+                }
+                return outcomes
+            }
+            var failures: [(Int, ContextError)] = []
+            for (position, result) in outcomes {
+                switch result {
+                case let .success(entry): entries.append(entry)
+                case let .failure(error): failures.append((position, error))
+                }
+            }
+            if let failure = Self.earliestFailure(failures) {
+                await disposeAfterFailedStartAsync()
+                throw failure
+            }
+        }
+        for index in eager where !records[index].isAsync && !isMade(index) {
+            switch await startEager(index, clock: clock, began: began, outer: outer, restricted: false) {
+            case let .success(entry):
+                entries.append(entry)
+            case let .failure(error):
+                await disposeAfterFailedStartAsync()
+                throw error
+            }
+        }
+        journal.appendStartup(entries)
+    }
+
+    /// Makes eager singleton `index` in a resolution of its own (nested in the closure that
+    /// started this context, if any).
+    private func startEager(_ index: Int, clock: ContinuousClock, began: ContinuousClock.Instant, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry, ContextError> {
+        let collector = StartupCollector()
+        let session = Session(startup: collector, restrictsAsyncOf: restricted ? self : nil)
+        let resolution: Resolution
+        if let outer {
+            resolution = Resolution(nestedIn: outer.resolution, attachDepth: outer.depth, isAsync: true)
+            resolution.session = session
+        } else {
+            resolution = Resolution(session: session, isAsync: true)
+        }
+        defer { resolution.release() }
+        let start = clock.now - began
+        collector.begin(table.keys[index], of: self)
+        do throws(ContextError) {
+            _ = try await singletonBoxAsync(index, resolution)
+            return .success(StartupReport.Entry(key: table.keys[index], start: start, end: clock.now - began, pulledIn: collector.takePulledIn()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The failure of the earliest-declared eager singleton, not counting failures caused by
+    /// the cancellation that followed the first one (unless every failure is one).
+    static func earliestFailure(_ failures: [(Int, ContextError)]) -> ContextError? {
+        let genuine = failures.filter { !$0.1.isCancellation }
+        return (genuine.isEmpty ? failures : genuine).min { $0.0 < $1.0 }?.1
+    }
+}
+
+extension ContextError {
+    /// Whether the error is a task's cancellation reaching a lookup.
+    var isCancellation: Bool {
+        if case let .creationFailed(_, _, underlying) = self {
+            return underlying is CancellationError || (underlying as? ContextError)?.isCancellation == true
+        }
+        return false
+    }
+}
+
+/// The one-time costs of the first start in a process (the runtime's first conformance scans,
+/// the clock, this thread's state, the first reflection), paid before the first start-up clock
+/// runs, so `startupReport` does not charge them to the first eager singleton.
+enum StartupWarmUp {
+    private static let done: Void = {
+        _ = ThreadState.current
+        _ = ContinuousClock.now
+        let probe: Any.Type = StartupWarmUp.self
+        _ = probe is any InjectionAware.Type
+        _ = probe is any Disposable.Type
+        _ = probe is any AsyncDisposable.Type
+        _ = probe is any OptionalProtocol.Type
+        _ = probe is AnyObject.Type
+        _ = InjectionPlan.of(probe)
+    }()
+
+    static func once() { done }
+}

@@ -1,0 +1,55 @@
+/// Where the making of one singleton (or the first read of a lazy property) stands.
+/// Read and written only while holding `Coordinator.lock`.
+enum CreationPhase {
+    /// Nobody is making it (it may be made already: see the record's `published`).
+    case idle
+    /// `owner`'s frame at `depth` is running the closure.
+    case making(owner: Resolution, depth: Int)
+    /// The closure returned; `owner`'s frame at `depth` is injecting the object, which
+    /// `owner`'s own lookup (and only it) may already use. `shareable`: the object is a class
+    /// instance, so an early reference is the object itself, not a copy of an unfinished value.
+    case injecting(owner: Resolution, depth: Int, shareable: Bool)
+    /// Made and injected; published when `group`'s injections are all done.
+    case deferred(group: PublicationGroup, shareable: Bool)
+
+    var isIdle: Bool {
+        if case .idle = self { return true }
+        return false
+    }
+
+    /// The frames whose progress the end of this phase waits for.
+    var blockers: [PublicationGroup.Injector] {
+        switch self {
+        case .idle: []
+        case let .making(owner, depth), let .injecting(owner, depth, _): [.init(resolution: owner, depth: depth)]
+        case let .deferred(group, _): group.root.injectors
+        }
+    }
+
+    /// Whether ending this phase may have to wait for work that suspends.
+    var mayAwait: Bool {
+        blockers.contains { $0.resolution.isAsync }
+    }
+}
+
+/// What a resolution is blocked on: a definition of a context, or the first read of a lazy
+/// property.
+enum WaitTarget {
+    case definition(Unmanaged<ApplicationContext>, Int)
+    case lazyProperty(LazyInjectionSlot)
+
+    /// The target's phase. Called with `Coordinator.lock` held.
+    var phase: CreationPhase {
+        switch self {
+        case let .definition(context, index): context._withUnsafeGuaranteedRef { $0.records[index].phase }
+        case let .lazyProperty(slot): slot.phase
+        }
+    }
+
+    var key: String {
+        switch self {
+        case let .definition(context, index): context._withUnsafeGuaranteedRef { $0.table.keys[index] }
+        case let .lazyProperty(slot): slot.name
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// Everything a context keeps about one definition, in one record of one buffer: the fields
+/// every lookup reads first, side by side on one cache line, then the creation state.
+struct DefinitionRecord: ~Copyable {
+    /// The made singleton's value (as its declared type), published once with release ordering
+    /// and read with acquire ordering: the lock-free hot path.
+    let published = Atomic<UnsafeRawPointer?>(nil)
+    /// The declared type of the definition's objects.
+    let typeID: ObjectIdentifier
+    /// Unretained: the configuration keeps the makers alive for as long as the context.
+    let maker: Unmanaged<AnyMaker>
+    let scope: Scope
+    /// The closure must be awaited.
+    let isAsync: Bool
+    /// Set once the definition was made successfully: its dependency edges are recorded.
+    let edgesRecorded = Atomic<Bool>(false)
+    /// The injection plan of the type it made last. Unretained: plans are immortal.
+    let injection = Atomic<Unmanaged<InjectionPlan>?>(nil)
+
+    // Guarded by `Coordinator.lock`:
+    var phase = CreationPhase.idle
+    /// The singleton, from the end of its closure on; published when `published` is set.
+    /// Never released while the lock is held (its `deinit` is user code).
+    var box: AnyBox?
+    /// Tasks waiting for this singleton.
+    var asyncWaiters: [AsyncWaiter] = []
+    /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
+    var madeOrder: UInt64 = 0
+
+    init(_ maker: AnyMaker, scope: Scope) {
+        typeID = maker.objectTypeID
+        self.maker = .passUnretained(maker)
+        self.scope = scope
+        isAsync = maker.isAsync
+    }
+}

@@ -1,0 +1,55 @@
+/// Singletons that wait to be published together.
+///
+/// A singleton is cached for its own lookup before its properties are injected (property
+/// cycles need the early reference). Whatever is made while it is being injected may hold that
+/// unfinished object, so it is published only when every injection of the group has finished;
+/// if one fails, everything made since it began is dropped (it may hold the failed object),
+/// however the error was handled on the way out. A lookup that receives an early reference from
+/// another group merges its group into that one.
+///
+/// Guarded by `Coordinator.lock`.
+final class PublicationGroup: @unchecked Sendable {
+    // Safe: every property is read and written only while holding `Coordinator.lock`.
+    struct Injector {
+        let resolution: Resolution
+        let depth: Int
+    }
+
+    struct Pending {
+        /// Retained until publication: the lookup that made it may have dropped the context.
+        let context: ApplicationContext
+        let index: Int
+        let sequence: UInt64
+    }
+
+    /// Set when merged into another group: that group stands for this one.
+    var forward: PublicationGroup?
+    /// The singletons of the group being injected right now, with the frame injecting each.
+    var injectors: [Injector] = []
+    /// Made singletons waiting for the group's injections to end.
+    var pending: [Pending] = []
+
+    /// The group this one stands for after merges.
+    var root: PublicationGroup {
+        var group = self
+        while let next = group.forward { group = next }
+        return group
+    }
+
+    /// Removes the injection by `resolution`'s frame at `depth`.
+    func removeInjector(_ resolution: Resolution, depth: Int) {
+        if let position = injectors.lastIndex(where: { $0.resolution === resolution && $0.depth == depth }) {
+            injectors.remove(at: position)
+        }
+    }
+
+    /// Moves everything of `other` into this group.
+    func absorb(_ other: PublicationGroup) {
+        guard other !== self else { return }
+        injectors += other.injectors
+        pending += other.pending
+        other.injectors = []
+        other.pending = []
+        other.forward = self
+    }
+}

@@ -1,0 +1,112 @@
+/// Who a lookup is for: the definition whose closure (or injection) asks, in which resolution,
+/// at which depth. `nil` where a lookup is a top-level call on a context.
+///
+/// Unretained: a `Resolver` or the injection that builds a requester keeps everything in it alive
+/// for the duration of the lookup.
+@usableFromInline
+struct Requester {
+    // Everything is read by the inlinable lookups of `Resolver` only through non-inlinable code;
+    // the type itself must be visible to them.
+    /// The context that owns the requesting definition.
+    let context: Unmanaged<ApplicationContext>
+    /// The requesting definition; -1 for `inject(into:)` of an object the context did not make.
+    let index: Int
+    let resolution: Unmanaged<Resolution>
+    /// How many frames `resolution` had when the request was made: the closure's own frame.
+    let depth: Int
+    /// The injected property (its name labels the edge), or `nil` for a closure's lookup.
+    let label: UnsafePointer<InjectionPlan.Field>?
+
+    /// Records the dependency edge to definition `index` of `found` (`levels` up the requester's
+    /// chain) and applies the rules of synchronous lookups of async definitions: during the
+    /// concurrent phase of a start, an async definition is `requiresAwait` even if made; while
+    /// validating, an edge that timing could leave unmade is reported.
+    @inline(__always)
+    func noteLookup(of found: ApplicationContext, _ index: Int, levels: Int) throws(ContextError) {
+        recordEdge(to: index, levels: levels)
+        if found.records[index].isAsync { try checkSynchronousUse(of: found, index) }
+    }
+
+    @inline(__always)
+    func recordEdge(to index: Int, levels: Int) {
+        guard self.index >= 0 else { return }
+        context._withUnsafeGuaranteedRef { context in
+            if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
+                context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label?.pointee.property))
+            }
+        }
+    }
+
+    @inline(never)
+    private func checkSynchronousUse(of found: ApplicationContext, _ index: Int) throws(ContextError) {
+        let resolution = self.resolution.takeUnretainedValue()
+        let session = resolution.session
+        let isSafe = found.records[index].scope == .eagerSingleton && !session.isStarting(found)
+        guard !isSafe else { return }
+        let key = found.table.keys[index]
+        let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))
+        if session.restrictsAsync { throw problem }
+        session.problems?.add(problem, foundIn: context._withUnsafeGuaranteedRef { $0.table.keys[self.index] })
+    }
+}
+
+extension Resolution {
+    /// The path of the lookup `requester` makes, with `key` appended; `[key]` for a top-level
+    /// call.
+    static func path(of requester: Requester?, appending key: String) -> [String] {
+        guard let requester else { return [key] }
+        return requester.resolution._withUnsafeGuaranteedRef { $0.path(appending: key) }
+    }
+
+    /// Runs `body` synchronously in the resolution a lookup from `requester` belongs to, bound
+    /// to the calling thread:
+    /// - a closure's own lookup extends its resolution (no allocation);
+    /// - a resolver used from another thread, or after its closure moved on, gets a continuation;
+    /// - a top-level call made while this thread (or, in async code, this task) is running a
+    ///   resolution — from a closure, `didInject`, a `deinit` — is a nested lookup;
+    /// - any other top-level call uses the thread's home resolution.
+    @inline(__always)
+    static func run<R>(from requester: Requester?, session: Session? = nil, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
+        let thread = ThreadState.current
+        if let requester {
+            let resolution = requester.resolution.takeUnretainedValue()
+            if resolution.boundThread === thread && resolution.depth == requester.depth {
+                return try body(resolution, thread)
+            }
+            return try thread.running(Resolution(continuing: resolution, attachDepth: requester.depth, isAsync: false), recycle: false, body)
+        }
+        let resolution: Resolution
+        if let outer = thread.active {
+            resolution = thread.nestedResolution(in: outer, at: outer.depth)
+        } else if let frame = Resolution.asyncActive {
+            resolution = thread.nestedResolution(in: frame.resolution, at: frame.depth)
+        } else {
+            resolution = thread.home
+            resolution.beginTopLevel()
+        }
+        guard let session else { return try thread.running(resolution, recycle: true, body) }
+        resolution.session = session
+        defer { resolution.session = .plain }
+        return try thread.running(resolution, recycle: true, body)
+    }
+}
+
+extension ThreadState {
+    /// Runs `body` with `resolution` executing synchronously on this thread; a continuation or
+    /// nested resolution is unlinked afterwards.
+    @inline(__always)
+    func running<R>(_ resolution: Resolution, recycle: Bool, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
+        let outerActive = active
+        let outerThread = resolution.boundThread
+        active = resolution
+        resolution.boundThread = self
+        defer {
+            active = outerActive
+            resolution.boundThread = outerThread
+            if resolution !== home {
+                if recycle { self.recycle(resolution) } else { resolution.release() }
+            }
+        }
+        return try body(resolution, self)
+    }
+}

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// Who an async lookup is for; see `Requester`. Retains what it names, since an async lookup
+/// may outlive the frame that asked.
+@usableFromInline
+struct AsyncRequester: @unchecked Sendable {
+    // Safe: every property is immutable; `label` points into an injection plan, and plans are
+    // immortal and immutable.
+    let context: ApplicationContext
+    let index: Int
+    let resolution: Resolution
+    let depth: Int
+    let label: UnsafePointer<InjectionPlan.Field>?
+    /// The lookup comes from the library itself, executing `resolution` (an async injection):
+    /// it extends `resolution` rather than starting a continuation.
+    let extendsResolution: Bool
+
+    /// A closure's lookup through its resolver: a continuation of the closure's resolution,
+    /// since the resolver may be used from several child tasks at once.
+    init(_ resolver: Resolver) {
+        context = resolver.context
+        index = resolver.requester
+        resolution = resolver.resolution
+        depth = resolver.depth
+        label = nil
+        extendsResolution = false
+    }
+
+    /// A property of an object that `resolution` is injecting.
+    init(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution, label: UnsafePointer<InjectionPlan.Field>) {
+        self.context = context
+        self.index = index
+        self.resolution = resolution
+        self.depth = resolution.depth
+        self.label = label
+        extendsResolution = true
+    }
+
+    /// Records the dependency edge (async lookups have no synchronous-use rules).
+    func noteLookup(to index: Int, levels: Int) {
+        guard self.index >= 0, !context.records[self.index].edgesRecorded.load(ordering: .relaxed) else { return }
+        context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label?.pointee.property))
+    }
+
+    var path: [String] { resolution.path }
+}
+
+/// The frame of an async closure that is running: a call made on a context from inside it,
+/// without its resolver, is nested in that frame.
+struct ActiveFrame: Sendable {
+    let resolution: Resolution
+    let depth: Int
+}
+
+extension Resolution {
+    @TaskLocal static var activeFrame: ActiveFrame?
+
+    /// Async closures running anywhere in the process: while none is, a top-level synchronous
+    /// call need not read the task-local.
+    private static let asyncCallouts = Atomic<Int>(0)
+
+    /// The async closure frame this task is running, if any.
+    static var asyncActive: ActiveFrame? {
+        asyncCallouts.load(ordering: .relaxed) == 0 ? nil : activeFrame
+    }
+
+    /// Runs an async closure of `resolution` with its frame as the task's active frame.
+    static func withAsyncActive<R>(_ resolution: Resolution, _ body: () async throws -> R) async throws -> R {
+        asyncCallouts.add(1, ordering: .relaxed)
+        defer { asyncCallouts.subtract(1, ordering: .relaxed) }
+        return try await $activeFrame.withValue(ActiveFrame(resolution: resolution, depth: resolution.depth), operation: body)
+    }
+
+    /// Whether the caller runs inside a task (on the cooperative pool or an actor): a synchronous
+    /// caller there must not block for work that may suspend.
+    static var isInTask: Bool { withUnsafeCurrentTask { $0 != nil } }
+
+    /// Runs `body` in the resolution an async lookup from `requester` belongs to:
+    /// - an async injection extends the resolution injecting the object;
+    /// - a closure's lookup through its resolver gets a continuation (the resolver may be in use
+    ///   by several child tasks at once);
+    /// - a top-level call made from inside an async closure (without its resolver) is nested in
+    ///   that closure's frame;
+    /// - any other call starts a new resolution.
+    static func runAsync<R>(from requester: AsyncRequester?, _ body: (Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
+        if let requester {
+            if requester.extendsResolution { return try await body(requester.resolution) }
+            let continuation = Resolution(continuing: requester.resolution, attachDepth: requester.depth, isAsync: true)
+            defer { continuation.release() }
+            return try await body(continuation)
+        }
+        if let outer = asyncActive {
+            let nested = Resolution(nestedIn: outer.resolution, attachDepth: outer.depth, isAsync: true)
+            defer { nested.release() }
+            return try await body(nested)
+        }
+        return try await body(Resolution(session: .plain, isAsync: true))
+    }
+}
+
+extension ThreadState {
+    /// Runs the synchronous `body` of `resolution` (an async lookup's synchronous closure, or a
+    /// hop to the main actor) bound to this thread, so its resolver's synchronous lookups extend
+    /// `resolution` and a call from inside it is seen as nested.
+    func runningSynchronously<R, E: Error>(_ resolution: Resolution, _ body: () throws(E) -> R) throws(E) -> R {
+        let outerActive = active
+        let outerThread = resolution.boundThread
+        active = resolution
+        resolution.boundThread = self
+        defer {
+            active = outerActive
+            resolution.boundThread = outerThread
+        }
+        return try body()
+    }
+}

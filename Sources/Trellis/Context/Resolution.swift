@@ -1,0 +1,197 @@
+/// The state of one line of resolution work: the definitions being made, innermost last, and
+/// everything that belongs to the lookup that started them.
+///
+/// A `Resolver` carries its resolution, so the state follows the work across `await`s and thread
+/// hops instead of living on a thread. One resolution is executed by one thread or task at a
+/// time; work that runs concurrently for it (a resolver used from `async let`, a task group or
+/// another thread) gets a *continuation*: a child resolution whose path continues the parent's
+/// at the point it was spawned. A call made on a context from inside a definition's closure (or
+/// `didInject`, a `deinit`, …) without the resolver is a new lookup: a *nested* resolution with
+/// its own path and collectors, linked to the outer one only so that waiting for something the
+/// outer one is making is seen as the cycle it is.
+@usableFromInline
+final class Resolution: @unchecked Sendable {
+    // Safe: `frames`, `depth`, `session` and `boundThread` are used only by the thread or task
+    // executing the resolution (a resolver checks `boundThread` before extending it, and gives
+    // any other caller a continuation instead); `waitingFor`, `children` and `group` are read and
+    // written only while holding `Coordinator.lock`.
+    struct Frame {
+        /// Unretained: the lookup that pushed the frame keeps the context alive.
+        let context: Unmanaged<ApplicationContext>
+        let definition: Int
+        /// `ThreadState.injectInits` of the level below, restored when the frame is popped.
+        let savedInjectInits: Int
+
+        var key: String { context._withUnsafeGuaranteedRef { $0.table.keys[definition] } }
+
+        func isDefinition(_ index: Int, of context: ApplicationContext) -> Bool {
+            definition == index && self.context.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+        }
+    }
+
+    private(set) var frames: UnsafeMutablePointer<Frame>
+    private(set) var depth = 0
+    private var capacity: Int
+    /// The resolution this one continues (`isNested == false`) or was started inside of.
+    private(set) var parent: Resolution?
+    /// How many of `parent`'s frames were pushed when this one was spawned: they are this one's
+    /// ancestors, and `parent`'s frames from there on do not wait for this one.
+    private(set) var attachDepth = 0
+    /// A new lookup started from user code, rather than more of the parent's work.
+    private(set) var isNested = false
+    /// Collectors and rules shared by the whole lookup.
+    var session: Session
+    /// Started by an async entry point: what it makes may suspend.
+    private(set) var isAsync: Bool
+    /// The thread executing this resolution synchronously right now, if any.
+    unowned(unsafe) var boundThread: ThreadState?
+
+    // Guarded by `Coordinator.lock`:
+    /// What this resolution is blocked on.
+    var waitingFor: WaitTarget?
+    /// Continuations and nested resolutions running on this one's behalf.
+    var children: [Resolution] = []
+    /// Where the singletons it makes wait to be published (see `PublicationGroup`).
+    var group: PublicationGroup
+
+    /// A thread's reusable home resolution.
+    init(home: Void) {
+        capacity = 32
+        frames = .allocate(capacity: capacity)
+        session = .plain
+        isAsync = false
+        group = PublicationGroup()
+    }
+
+    /// A new top-level resolution (an async lookup, a start, a validation).
+    init(session: Session, isAsync: Bool) {
+        capacity = 16
+        frames = .allocate(capacity: capacity)
+        self.session = session
+        self.isAsync = isAsync
+        group = PublicationGroup()
+    }
+
+    /// A resolution started by a call made from user code while `outer` runs it.
+    init(nestedIn outer: Resolution, attachDepth: Int, isAsync: Bool) {
+        capacity = 16
+        frames = .allocate(capacity: capacity)
+        session = .plain
+        self.isAsync = isAsync
+        group = PublicationGroup()
+        adopt(parent: outer, attachDepth: attachDepth, isNested: true)
+    }
+
+    /// More of `parent`'s work, run concurrently with it (or on another thread).
+    init(continuing parent: Resolution, attachDepth: Int, isAsync: Bool) {
+        capacity = 16
+        frames = .allocate(capacity: capacity)
+        session = parent.session
+        self.isAsync = isAsync
+        group = PublicationGroup()
+        adopt(parent: parent, attachDepth: attachDepth, isNested: false)
+    }
+
+    deinit {
+        frames.deinitialize(count: depth)
+        frames.deallocate()
+    }
+
+    /// Links to `parent` in the wait-for graph and shares its publication group: what this one
+    /// makes may hold an unfinished object the parent handed it.
+    private func adopt(parent: Resolution, attachDepth: Int, isNested: Bool) {
+        self.parent = parent
+        self.attachDepth = attachDepth
+        self.isNested = isNested
+        Coordinator.lock.withLock {
+            group = parent.group.root
+            parent.children.append(self)
+        }
+    }
+
+    /// Makes a spare nested resolution ready for another call inside `outer`.
+    func reuse(nestedIn outer: Resolution, attachDepth: Int) {
+        session = .plain
+        adopt(parent: outer, attachDepth: attachDepth, isNested: true)
+    }
+
+    /// Unlinks a finished continuation or nested resolution from its parent.
+    func release() {
+        guard let parent else { return }
+        Coordinator.lock.withLock {
+            if let position = parent.children.lastIndex(where: { $0 === self }) { parent.children.remove(at: position) }
+            group = PublicationGroup()
+        }
+        self.parent = nil
+    }
+
+    /// Starts a new top-level call on a reused home resolution: a fresh publication group if the
+    /// last call's was merged into another.
+    @inline(__always)
+    func beginTopLevel() {
+        if group.forward != nil { Coordinator.lock.withLock { group = PublicationGroup() } }
+    }
+
+    // MARK: Frames
+
+    @inline(__always)
+    func push(_ context: ApplicationContext, _ definition: Int, injectInits: Int) {
+        if depth == capacity { grow() }
+        (frames + depth).initialize(to: Frame(context: .passUnretained(context), definition: definition, savedInjectInits: injectInits))
+        depth += 1
+    }
+
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: frames, count: depth)
+        frames.deallocate()
+        frames = larger
+        capacity *= 2
+    }
+
+    /// Pops the innermost frame and returns the `injectInits` saved with it.
+    @inline(__always)
+    @discardableResult
+    func pop() -> Int {
+        depth -= 1
+        return (frames + depth).move().savedInjectInits
+    }
+
+    /// Whether definition `index` of `context` is being made by this lookup or one it is part
+    /// of (continuations and nested calls included): making it again would never end.
+    func isMaking(_ index: Int, of context: ApplicationContext) -> Bool {
+        var resolution: Resolution? = self
+        var limit = depth
+        while let current = resolution {
+            for position in 0..<limit where current.frames[position].isDefinition(index, of: context) { return true }
+            limit = current.attachDepth
+            resolution = current.parent
+        }
+        return false
+    }
+
+    /// The keys this lookup is making, outermost first: its own frames after those of the
+    /// resolution it continues. A nested lookup's path starts with its own first frame.
+    var path: [String] { keys(followingNested: false) }
+
+    /// The path through every resolution this one runs inside of, nested ones included: the
+    /// path of a cycle that passes through user code calling back into a context.
+    var combinedPath: [String] { keys(followingNested: true) }
+
+    private func keys(followingNested: Bool) -> [String] {
+        var segments: [[String]] = []
+        var resolution: Resolution? = self
+        var limit = depth
+        while let current = resolution {
+            segments.append((0..<limit).map { current.frames[$0].key })
+            if current.isNested && !followingNested { break }
+            limit = current.attachDepth
+            resolution = current.parent
+        }
+        return segments.reversed().flatMap { $0 }
+    }
+
+    /// The path with `key` appended: what an error found while looking `key` up reports.
+    func path(appending key: String) -> [String] { path + [key] }
+}

@@ -1,0 +1,23 @@
+/// What a wrapper needs to fill itself, passed by pointer so filling a property retains nothing.
+@usableFromInline
+struct InjectRequest {
+    /// The injecting context. Unowned: the injection keeps it alive.
+    @usableFromInline unowned(unsafe) let context: ApplicationContext
+    /// The lookup's requester: the definition whose object is injected (for the dependency
+    /// graph), in the injecting resolution.
+    @usableFromInline let requester: Requester
+    @usableFromInline let plan: Unmanaged<InjectionPlan>
+    /// The field being filled; plans are immortal, so the pointer stays valid.
+    @usableFromInline let field: UnsafePointer<InjectionPlan.Field>
+    /// Filled by an async injection: only made singletons are taken synchronously.
+    @usableFromInline let isAsync: Bool
+
+    /// The property's name, the key unless the wrapper names one.
+    @usableFromInline var property: String { field.pointee.property }
+    @usableFromInline var ownerName: String { plan._withUnsafeGuaranteedRef { $0.typeName } }
+
+    @usableFromInline
+    func typeMismatch(_ key: String, expected: Any.Type, actual: Any) -> ContextError {
+        .typeMismatch(key: key, expected: String(reflecting: expected), actual: String(reflecting: type(of: actual)), path: Resolution.path(of: requester, appending: key))
+    }
+}

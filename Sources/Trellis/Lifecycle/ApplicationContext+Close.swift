@@ -1,0 +1,193 @@
+extension ApplicationContext {
+    /// Closes the context: disposes every singleton it made that adopts ``Disposable``, each
+    /// before what it depends on, then refuses every lookup.
+    ///
+    /// ```swift
+    /// let request = try ApplicationContext(RequestFactory(), parent: app)
+    /// defer { try? request.close() }
+    /// ```
+    /// Only singletons made by this context are disposed: not prototypes, not the parents'
+    /// objects; closing a parent does not close its children. Every disposal is attempted even
+    /// when some fail. Once `close` has begun, every lookup on the context, and through it from
+    /// its children, throws ``ContextError/contextClosed(context:key:)``, and nothing more is made.
+    /// Idempotent and safe from any number of threads and tasks at once: each object is disposed
+    /// once, every caller returns after the disposals are done, and a `close()` from inside the
+    /// closing (a `dispose`) returns at once. A context dropped without `close` disposes nothing.
+    ///
+    /// - Throws: ``ContextError/requiresAwait(key:path:)`` before disposing anything when a made
+    ///   singleton is ``AsyncDisposable`` (use `try await close()`; the context stays open);
+    ///   ``ContextError/disposalFailed(context:failures:)`` naming each key whose `dispose()`
+    ///   threw (a second `close()` then returns without error).
+    public func close() throws(ContextError) {
+        if ClosingScope.contains(self) { return }
+        let lock = Coordinator.lock
+        var made: [DisposalOrder.Made] = []
+        while true {
+            lock.lock()
+            switch closing {
+            case .closed:
+                lock.unlock()
+                return
+            case .closing:
+                lock.wait()
+                lock.unlock()
+                continue
+            case .open:
+                break
+            }
+            let snapshot = madeSingletons()
+            lock.unlock()
+            // The casts run without the lock; a singleton published meanwhile means looking again.
+            if let first = snapshot.first(where: { $0.box.anyValue is AsyncDisposable }) {
+                let key = table.keys[first.index]
+                throw .requiresAwait(key: key, path: [key])
+            }
+            let began = lock.withLock { () -> Bool in
+                guard case .open = closing, madeSingletons().count == snapshot.count else { return false }
+                closing = .closing(waiters: [])
+                lifecycle.store(1, ordering: .releasing)
+                return true
+            }
+            if began {
+                made = snapshot
+                break
+            }
+        }
+        let failures = ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+            DisposalOrder.of(made, edges: journal.edges, definitions: count).compactMap { singleton -> ContextError.DisposalFailure? in
+                guard let disposable = singleton.box.anyValue as? any Disposable else { return nil }
+                do {
+                    try disposable.dispose()
+                    return nil
+                } catch {
+                    return .init(key: table.keys[singleton.index], error: "\(error)")
+                }
+            }
+        }
+        finishClosing()
+        if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
+    }
+
+    /// Closes the context as ``close()`` does, and also disposes ``AsyncDisposable`` singletons
+    /// (awaiting each, in the same order). Concurrent closers suspend until the disposals are
+    /// done.
+    ///
+    /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
+    ///   `dispose()` threw.
+    public func close() async throws(ContextError) {
+        if ClosingScope.contains(self) { return }
+        let lock = Coordinator.lock
+        lock.lock()
+        switch closing {
+        case .closed:
+            lock.unlock()
+            return
+        case let .closing(waiters):
+            let waiter = AsyncWaiter()
+            closing = .closing(waiters: waiters + [waiter])
+            lock.unlock()
+            await waiter.suspend()
+            return
+        case .open:
+            closing = .closing(waiters: [])
+            lifecycle.store(1, ordering: .releasing)
+        }
+        let made = madeSingletons()
+        lock.unlock()
+        let failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+            await Self.dispose(DisposalOrder.of(made, edges: journal.edges, definitions: count), keys: table.keys)
+        }
+        finishClosing()
+        if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
+    }
+
+    /// Disposes `made` in order, awaiting async disposals; returns what failed.
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>) async -> [ContextError.DisposalFailure] {
+        var failures: [ContextError.DisposalFailure] = []
+        for singleton in made {
+            let value = singleton.box.anyValue
+            do {
+                if let disposable = value as? any AsyncDisposable {
+                    try await disposable.dispose()
+                } else if let disposable = value as? any Disposable {
+                    try disposable.dispose()
+                }
+            } catch {
+                failures.append(.init(key: keys[singleton.index], error: "\(error)"))
+            }
+        }
+        return failures
+    }
+
+    /// Every singleton this context made, with when it was made. Called with the lock held.
+    private func madeSingletons() -> [DisposalOrder.Made] {
+        (0..<count).compactMap { index in
+            guard records[index].scope != .prototype, records[index].published.load(ordering: .relaxed) != nil, let box = records[index].box else { return nil }
+            return DisposalOrder.Made(index: index, box: box, madeOrder: records[index].madeOrder)
+        }
+    }
+
+    private func finishClosing() {
+        let woken = Coordinator.lock.withLock { () -> [UnsafeContinuation<Void, Never>] in
+            defer { closing = .closed }
+            Coordinator.lock.broadcast()
+            guard case let .closing(waiters) = closing else { return [] }
+            return waiters.compactMap { $0.wake() }
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// After a failed start: disposes what the start made (as `close()` would), ignoring what
+    /// disposals throw, since the start's own failure is what the caller gets. A synchronous
+    /// start hands `AsyncDisposable` objects to an unstructured task.
+    func disposeAfterFailedStart() {
+        let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
+            lifecycle.store(1, ordering: .releasing)
+            closing = .closing(waiters: [])
+            return madeSingletons()
+        }
+        var later: [DisposalOrder.Made] = []
+        for singleton in DisposalOrder.of(made, edges: journal.edges, definitions: count) {
+            let value = singleton.box.anyValue
+            if value is any AsyncDisposable {
+                later.append(singleton)
+            } else if let disposable = value as? any Disposable {
+                try? disposable.dispose()
+            }
+        }
+        finishClosing()
+        if !later.isEmpty {
+            let handOver = UncheckedSendable(later)
+            Task { _ = await Self.dispose(handOver.value, keys: self.table.keys) }
+        }
+    }
+
+    /// `disposeAfterFailedStart` for an async start: every disposal is awaited.
+    func disposeAfterFailedStartAsync() async {
+        _ = try? await close()
+    }
+}
+
+/// Disposes objects made while their context was closing: they were never handed out by the
+/// context, so the lookup that made them disposes them (after every lock is released).
+enum Lifecycle {
+    static func disposeLate(_ boxes: [AnyObject]) {
+        for case let box as AnyBox in boxes {
+            let value = box.anyValue
+            if value is any AsyncDisposable {
+                let handOver = UncheckedSendable(value)
+                Task { try? await (handOver.value as? any AsyncDisposable)?.dispose() }
+            } else if let disposable = value as? any Disposable {
+                try? disposable.dispose()
+            }
+        }
+    }
+}
+
+/// Hands a value nobody else holds any more to an unstructured task.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    // Safe: used only for objects the context is dropping (a failed start, a singleton made
+    // after close began): the task that receives them is their last user.
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
