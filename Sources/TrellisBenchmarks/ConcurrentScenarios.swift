@@ -1,21 +1,4 @@
-import Foundation
 import Trellis
-
-/// Runs `body(threadIndex)` on `threads` new threads at once and returns the wall nanoseconds
-/// from before the first thread starts until the last one ends (as /work/shared/bench does).
-func wallNs(threads: Int, _ body: @escaping @Sendable (Int) -> Void) -> Double {
-    let group = DispatchGroup()
-    let start = ContinuousClock.now
-    for t in 0..<threads {
-        group.enter()
-        Thread {
-            body(t)
-            group.leave()
-        }.start()
-    }
-    group.wait()
-    return nanoseconds(since: start)
-}
 
 extension Contender {
     /// Wall nanoseconds per operation, all threads' operations counted, of `threads` threads
