@@ -6,17 +6,19 @@ import Darwin
 
 // trellis-benchmarks [scenario…] (no scenario: all of them), SPEC §7.
 //
-//     swift run -c release trellis-benchmarks [singleton alias parent prototype graph injection
-//         bootstrap10000 bootstrap100000 (or bootstrap) concurrent allocations]
+//     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
+//         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent allocations]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
 // called by hand (`direct`). Prints one `scenario contender value unit` row per measurement
-// (median of the rounds; the format of /work/shared/bench), then `ratio …` lines. The
-// `allocations` rows count Swift heap allocations per lookup (AllocationCounter.swift).
+// (median of the rounds; the format of /work/shared/bench), then `ratio …` lines. Some
+// scenarios have floors of their own (`arc-floor`, one-thread rows, `singleton project` for
+// `parent3` and `optional`); each scenario's doc comment says what its contenders measure. The
+// `allocations` rows count Swift heap allocations per lookup or request (AllocationCounter.swift).
 
 let scenarios = [
-    "singleton", "alias", "parent", "prototype", "graph", "injection",
+    "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
     "bootstrap10000", "bootstrap100000", "concurrent", "allocations",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -37,6 +39,9 @@ func wants(_ scenario: String) -> Bool { chosen.isEmpty || chosen.contains(scena
 
 let report = Report()
 if wants("singleton") || wants("alias") || wants("parent") { singletonLookups(report, wants) }
+// After `singleton`: these measure `singleton project` alongside when it was not asked for.
+if wants("parent3") { parent3Lookup(report) }
+if wants("optional") { optionalLookup(report) }
 if wants("prototype") { prototypeLookup(report) }
 if wants("graph") { graphLookup(report) }
 if wants("injection") { injection(report) }
@@ -45,9 +50,11 @@ if wants("concurrent") { concurrentLookups(report) }
 if wants("allocations") { allocations(report) }
 
 print()
-for scenario in scenarios.dropLast() {
+for scenario in scenarios where scenario != "allocations" {
     report.ratio(scenario, "project/baseline", (scenario, "project"), (scenario, "baseline"))
 }
+report.ratio("parent3", "project/singleton", ("parent3", "project"), ("singleton", "project"))
+report.ratio("optional", "project/singleton", ("optional", "project"), ("singleton", "project"))
 report.ratio("injection", "project/direct", ("injection", "project"), ("injection", "direct"))
 report.ratio("concurrent", "project/1thread", ("concurrent", "project"), ("concurrent", "project-1thread"))
 report.ratio("concurrent", "baseline/1thread", ("concurrent", "baseline"), ("concurrent", "baseline-1thread"))
