@@ -7,7 +7,8 @@ import Darwin
 // trellis-benchmarks [scenario…] (no scenario: all of them), SPEC §7.
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
-//         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent allocations]
+//         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
+//         concurrent-distinct allocations]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -19,7 +20,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "allocations",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "allocations",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
 
@@ -47,6 +48,7 @@ if wants("graph") { graphLookup(report) }
 if wants("injection") { injection(report) }
 for size in [10_000, 100_000] where wants("bootstrap\(size)") { bootstrap(report, size: size) }
 if wants("concurrent") { concurrentLookups(report) }
+if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
 if wants("allocations") { allocations(report) }
 
 print()
@@ -58,5 +60,8 @@ report.ratio("optional", "project/singleton", ("optional", "project"), ("singlet
 report.ratio("injection", "project/direct", ("injection", "project"), ("injection", "direct"))
 report.ratio("concurrent", "project/1thread", ("concurrent", "project"), ("concurrent", "project-1thread"))
 report.ratio("concurrent", "baseline/1thread", ("concurrent", "baseline"), ("concurrent", "baseline-1thread"))
+report.ratio("concurrent", "project/arc-floor", ("concurrent", "project"), ("concurrent", "arc-floor"))
+report.ratio("concurrent-distinct", "project/1thread", ("concurrent-distinct", "project"), ("concurrent-distinct", "project-1thread"))
+report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", "baseline"), ("concurrent-distinct", "baseline-1thread"))
 report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
 report.ratio("bootstrap100000/bootstrap10000", "baseline", ("bootstrap100000", "baseline"), ("bootstrap10000", "baseline"), decimals: 1)
