@@ -8,7 +8,7 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct child allocations]
+//         concurrent-distinct child bytype allocations]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -20,7 +20,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "bytype",
     "allocations",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -51,6 +51,7 @@ for size in [10_000, 100_000] where wants("bootstrap\(size)") { bootstrap(report
 if wants("concurrent") { concurrentLookups(report) }
 if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
 if wants("child") { childRequests(report) }
+if wants("bytype") { byTypeLookup(report) }
 if wants("allocations") { allocations(report) }
 
 print()
@@ -66,5 +67,6 @@ report.ratio("concurrent", "project/arc-floor", ("concurrent", "project"), ("con
 report.ratio("concurrent-distinct", "project/1thread", ("concurrent-distinct", "project"), ("concurrent-distinct", "project-1thread"))
 report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", "baseline"), ("concurrent-distinct", "baseline-1thread"))
 report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"))
+report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
 report.ratio("bootstrap100000/bootstrap10000", "baseline", ("bootstrap100000", "baseline"), ("bootstrap10000", "baseline"), decimals: 1)
