@@ -8,7 +8,7 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct child bytype allocations]
+//         concurrent-distinct child bytype description10000 allocations]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -21,7 +21,7 @@ import Darwin
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
     "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "bytype",
-    "allocations",
+    "description10000", "allocations",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
 
@@ -52,6 +52,7 @@ if wants("concurrent") { concurrentLookups(report) }
 if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
 if wants("child") { childRequests(report) }
 if wants("bytype") { byTypeLookup(report) }
+if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
 
 print()
