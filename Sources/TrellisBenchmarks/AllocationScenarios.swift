@@ -3,6 +3,15 @@ import Trellis
 /// `allocations`: Swift heap allocations per lookup (see `AllocationCounter`). A lookup of a made
 /// singleton, by key, alias or through a parent, should allocate nothing; a prototype lookup
 /// should allocate what its closure makes (the `…-objects` row says how many objects that is).
+///
+/// The per-object and per-request rows come in pairs, so the library's own allocations read as
+/// the difference: `injection-objects` (an `Injected5` filled by hand: the object and the two
+/// prototypes it holds) against `injection-lookup` (the same object as an injected prototype),
+/// and `child-objects` (a request's three objects wired by hand) against `child-request` (a
+/// child context of 4 definitions made, `handler` resolved, the child dropped) and
+/// `baseline-child-request` (the same in the keyed baseline). The counter sees Swift heap
+/// objects only: raw buffers a context takes with `UnsafeMutablePointer.allocate` (its
+/// per-definition tables) are not in `child-request`.
 func allocations(_ report: Report) {
     #if canImport(Glibc)
     let context = makeProjectContext()
@@ -11,6 +20,10 @@ func allocations(_ report: Report) {
     let _: Config = base.resolve("config")
     let config = Config()
     let database = Database(config: config)
+    let app = makeAppContext()
+    let baseApp = makeBaselineApp()
+    let appConfig: Config = try! app.object("config")
+    let appDatabase: Database = try! app.object("database")
     let n = 100_000
 
     guard AllocationCounter.install() else {
@@ -53,6 +66,15 @@ func allocations(_ report: Report) {
     })
     row("injection-lookup", AllocationCounter.perOp(ops: n / 10) { n in
         for _ in 0..<n { blackHole(try! context.object("injected", as: Injected5.self)) }
+    })
+    row("child-objects", AllocationCounter.perOp(ops: n / 10) { n in
+        for i in 0..<n { blackHole(handlerByHand(i, config: appConfig, database: appDatabase)) }
+    })
+    row("baseline-child-request", AllocationCounter.perOp(ops: n / 100) { n in
+        for i in 0..<n { let x: Handler = makeBaselineRequest(i, app: baseApp).resolve("handler"); blackHole(x) }
+    })
+    row("child-request", AllocationCounter.perOp(ops: n / 100) { n in
+        for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
     })
     #else
     print("allocations: needs glibc (Linux); not measured on this platform")

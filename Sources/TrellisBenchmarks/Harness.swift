@@ -92,7 +92,14 @@ final class Report {
 
     /// Measures `contenders` interleaved (see `medians`) and prints one row for each.
     func measure(_ scenario: String, unit: String, decimals: Int = 1, rounds: Int = 9, _ contenders: [Contender]) {
-        for (contender, value) in zip(contenders, medians(rounds: rounds, contenders)) {
+        measure(unit: unit, decimals: decimals, rounds: rounds, contenders.map { (scenario, $0) })
+    }
+
+    /// Measures contenders of several scenarios interleaved, each row under its own scenario:
+    /// how a scenario held against another scenario's row (`parent3` against `singleton
+    /// project`) measures that row in the same rounds when it was not asked for.
+    func measure(unit: String, decimals: Int = 1, rounds: Int = 9, _ rows: [(scenario: String, contender: Contender)]) {
+        for ((scenario, contender), value) in zip(rows, medians(rounds: rounds, rows.map(\.contender))) {
             row(scenario, contender.name, value, unit, decimals: decimals)
         }
     }

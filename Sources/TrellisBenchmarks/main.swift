@@ -6,18 +6,22 @@ import Darwin
 
 // trellis-benchmarks [scenario…] (no scenario: all of them), SPEC §7.
 //
-//     swift run -c release trellis-benchmarks [singleton alias parent prototype graph injection
-//         bootstrap10000 bootstrap100000 (or bootstrap) concurrent allocations]
+//     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
+//         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
+//         concurrent-distinct child bytype description10000 allocations]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
 // called by hand (`direct`). Prints one `scenario contender value unit` row per measurement
-// (median of the rounds; the format of /work/shared/bench), then `ratio …` lines. The
-// `allocations` rows count Swift heap allocations per lookup (AllocationCounter.swift).
+// (median of the rounds; the format of /work/shared/bench), then `ratio …` lines. Some
+// scenarios have floors of their own (`arc-floor`, one-thread rows, `singleton project` for
+// `parent3` and `optional`); each scenario's doc comment says what its contenders measure. The
+// `allocations` rows count Swift heap allocations per lookup or request (AllocationCounter.swift).
 
 let scenarios = [
-    "singleton", "alias", "parent", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "allocations",
+    "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "bytype",
+    "description10000", "allocations",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
 
@@ -37,19 +41,33 @@ func wants(_ scenario: String) -> Bool { chosen.isEmpty || chosen.contains(scena
 
 let report = Report()
 if wants("singleton") || wants("alias") || wants("parent") { singletonLookups(report, wants) }
+// After `singleton`: these measure `singleton project` alongside when it was not asked for.
+if wants("parent3") { parent3Lookup(report) }
+if wants("optional") { optionalLookup(report) }
 if wants("prototype") { prototypeLookup(report) }
 if wants("graph") { graphLookup(report) }
 if wants("injection") { injection(report) }
 for size in [10_000, 100_000] where wants("bootstrap\(size)") { bootstrap(report, size: size) }
 if wants("concurrent") { concurrentLookups(report) }
+if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
+if wants("child") { childRequests(report) }
+if wants("bytype") { byTypeLookup(report) }
+if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
 
 print()
-for scenario in scenarios.dropLast() {
+for scenario in scenarios where scenario != "allocations" {
     report.ratio(scenario, "project/baseline", (scenario, "project"), (scenario, "baseline"))
 }
+report.ratio("parent3", "project/singleton", ("parent3", "project"), ("singleton", "project"))
+report.ratio("optional", "project/singleton", ("optional", "project"), ("singleton", "project"))
 report.ratio("injection", "project/direct", ("injection", "project"), ("injection", "direct"))
 report.ratio("concurrent", "project/1thread", ("concurrent", "project"), ("concurrent", "project-1thread"))
 report.ratio("concurrent", "baseline/1thread", ("concurrent", "baseline"), ("concurrent", "baseline-1thread"))
+report.ratio("concurrent", "project/arc-floor", ("concurrent", "project"), ("concurrent", "arc-floor"))
+report.ratio("concurrent-distinct", "project/1thread", ("concurrent-distinct", "project"), ("concurrent-distinct", "project-1thread"))
+report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", "baseline"), ("concurrent-distinct", "baseline-1thread"))
+report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"))
+report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
 report.ratio("bootstrap100000/bootstrap10000", "baseline", ("bootstrap100000", "baseline"), ("bootstrap10000", "baseline"), decimals: 1)
