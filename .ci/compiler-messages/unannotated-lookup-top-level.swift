@@ -12,4 +12,5 @@ struct AppFactory: ObjectFactory {
 
 let context = try ApplicationContext(AppFactory())
 let x = try context.object("clock")      // expect error: say which type you want
-_ = try context.object("clock")          // expect error: say which type you want
+// Docs/GettingStarted.md section 5 quotes this message in full.
+_ = try context.object("clock")          // expect error: 'object' is unavailable: say which type you want: `let clock: Clock = try context.object("clock")` or `try context.object("clock", as: Clock.self)`
