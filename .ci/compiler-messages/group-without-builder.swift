@@ -15,8 +15,8 @@ struct AppFactory: ObjectFactory {
 
 extension AppFactory {
     var services: Definitions {
-        createSingleton("clock") { Clock() }
-        createSingleton("mailer") { Mailer() }
+        createSingleton("clock") { Clock() }      // expect warning: result of call to 'createSingleton' is unused
+        createSingleton("mailer") { Mailer() }    // expect warning: result of call to 'createSingleton' is unused
         aliases(for: "mailer", "mailService")    // expect error: missing return in getter expected to return 'Definitions'
     }
 }
