@@ -200,3 +200,155 @@ private func configurationMessage(@DefinitionsBuilder _ body: @escaping @Sendabl
         #expect(!text.contains("failed"))
     }
 }
+
+// MARK: - The messages the docs quote, verbatim
+// README.md and Docs/*.md quote these messages; each test builds the situation the page describes
+// and asserts the whole text, so a changed message fails here until the docs are updated. Where a
+// page shows an app's type as `MyApp.X`, this module's type name stands in for it.
+
+private struct DocsChainFactory: ObjectFactory {
+    var contextName: String { "AppFactory" }
+    var definitions: Definitions {
+        createSingleton("service") { r in try r.object("repository", as: ErrorMessageWidget.self) }
+        createSingleton("repository") { r in try r.object("database", as: ErrorMessageWidget.self) }
+        createEagerSingleton("clock") { ErrorMessageWidget() }
+        createSingleton("store") { r in try r.object("disk", as: ErrorMessageWidget.self) }
+        createSingleton("disk") { () throws -> ErrorMessageWidget in throw DocsDiskFull() }
+        createSingleton("a") { r in try r.object("b", as: ErrorMessageWidget.self) }
+        createSingleton("b") { r in try r.object("a", as: ErrorMessageWidget.self) }
+        createPrototype("page") { r in try r.object("section", as: ErrorMessageWidget.self) }
+        createPrototype("section") { r in try r.object("page", as: ErrorMessageWidget.self) }
+    }
+}
+
+private struct DocsDiskFull: Error, CustomStringConvertible {
+    var description: String { "disk full" }
+}
+
+private struct DocsClashFactory: ObjectFactory {
+    var contextName: String { "AppFactory" }
+    let keys: [String]
+    var definitions: Definitions {
+        for key in keys {
+            createSingleton(key) { ErrorMessageWidget() }
+        }
+    }
+}
+
+/// The `BrokenFactory` of Snippets/TestingFactories.swift, whose report Docs/Testing.md and
+/// Docs/Diagnostics.md print.
+private struct BrokenFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("mailer") { r in DocsMailer(clock: try r.object("clok")) }
+        createPrototype("newsletter") { DocsNewsletter() }
+        createSingleton("greeting") { "hello" }
+        createSingleton("count") { r in try r.object("greeting", as: Int.self) }
+    }
+}
+
+final class DocsMailer: Sendable {
+    init(clock: ErrorMessageGadget) {}
+}
+
+final class DocsNewsletter {
+    @Inject var mailer: DocsMailer
+}
+
+final class CheckoutController {
+    @Inject var mailer: ErrorMessageWidget
+}
+
+private struct DocsPaymentsFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("stripe") { ErrorMessageWidget() as any ErrorMessageTool }
+        createSingleton("paypal") { ErrorMessageGadget() as any ErrorMessageTool }
+    }
+}
+
+@Suite struct DocumentedMessageTests {
+    /// README "Diagnostics", Docs/Concepts.md "Errors".
+    @Test func noSuchObjectInOneContextWithItsPath() throws {
+        let app = try ApplicationContext(DocsChainFactory())
+        #expect(message { _ = try app.object("service", as: ErrorMessageWidget.self) }
+            == "No object named 'database' in context 'AppFactory' (path: service → repository → database). Define it, or check the key and its aliases.")
+    }
+
+    /// Docs/GettingStarted.md section 5: the contexts searched, as a `catch` sees them.
+    @Test func noSuchObjectListsTheOneContextSearched() throws {
+        let app = try ApplicationContext(DocsChainFactory())
+        #expect(throws: ContextError.noSuchObject(key: "payments", searched: ["AppFactory"], path: ["payments"])) {
+            _ = try app.object("payments", as: ErrorMessageWidget.self)
+        }
+    }
+
+    /// Snippets/QuickStart.swift: a lookup through a child that reaches the root.
+    @Test func noSuchObjectThroughAChildNamesBothContextsInOrder() throws {
+        let app = try ApplicationContext(DocsChainFactory())
+        let screen = try ApplicationContext(ErrorMessageFactory(make: { _ in Definitions() }), parent: app)
+        #expect(message { _ = try screen.object("payments", as: ErrorMessageWidget.self) }
+            == "No object named 'payments' in contexts 'Checkout' → 'AppFactory' (searched in that order). Define it, or check the key and its aliases.")
+    }
+
+    /// Docs/Concepts.md "Errors".
+    @Test func creationFailedWithItsPathAndTheUnderlyingError() throws {
+        let app = try ApplicationContext(DocsChainFactory())
+        #expect(message { _ = try app.object("store", as: ErrorMessageWidget.self) }
+            == "Creating 'disk' failed (path: store → disk): disk full (nothing was cached; the next lookup tries again)")
+    }
+
+    /// Docs/Concepts.md "Errors" (singletons), Docs/Injection.md (prototypes).
+    @Test func circularDependencyThroughClosures() throws {
+        let app = try ApplicationContext(DocsChainFactory())
+        let advice = "Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures."
+        #expect(message { _ = try app.object("a", as: ErrorMessageWidget.self) } == "Circular dependency: a → b → a. " + advice)
+        #expect(message { _ = try app.object("page", as: ErrorMessageWidget.self) } == "Circular dependency: page → section → page. " + advice)
+    }
+
+    /// Docs/GettingStarted.md section 5 (there the type is `MyApp.SystemClock`).
+    @Test func typeMismatchWithoutAPath() throws {
+        let app = try ApplicationContext(DocsChainFactory())
+        #expect(message { _ = try app.object("clock", as: String.self) }
+            == "Object 'clock' is a TrellisTests.ErrorMessageWidget, not the requested Swift.String.")
+    }
+
+    /// Docs/Concepts.md "Every name is unique": keys `Foo` and `foo`, in that order.
+    @Test func keysDifferingInCaseShadowThroughTheDefaultAlias() {
+        #expect(message { _ = try ConfiguratorFromFactory(DocsClashFactory(keys: ["Foo", "foo"])) }
+            == "Alias 'foo' of 'Foo' (generated default alias) in context 'AppFactory' is also the key of another definition, 'foo'. Every name in a context must be unique; rename one of the two definitions.")
+    }
+
+    /// Docs/Concepts.md "Every name is unique": keys `ab` and `aB`.
+    @Test func keysSharingAnUppercaseFormClashAsDuplicateAliases() {
+        #expect(message { _ = try ConfiguratorFromFactory(DocsClashFactory(keys: ["ab", "aB"])) }
+            == "Duplicate alias 'AB' in context 'AppFactory': it is given to 'ab' (generated default alias) and 'aB' (generated default alias). Every name in a context must be unique; remove or rename one.")
+    }
+
+    /// Docs/Testing.md "Validate the factory" and Docs/Diagnostics.md "The validation report".
+    @Test func validationReportOfTheBrokenFactory() {
+        #expect(ApplicationContext.validate(BrokenFactory()).description == """
+            2 problems:
+            1. in 'mailer': No object named 'clok' in context 'BrokenFactory' (path: mailer → clok). Define it, or check the key and its aliases.
+            2. in 'count': Object 'greeting' is a Swift.String, not the requested Swift.Int (path: count → greeting).
+            """)
+    }
+
+    /// Docs/Injection.md "The forms of @Inject" (there the type is `MyApp.CheckoutController`).
+    @Test func unresolvedInjectionOfARequiredProperty() throws {
+        let app = try ApplicationContext(DocsPaymentsFactory())
+        #expect(message { try app.inject(into: CheckoutController()) }
+            == "Cannot inject property 'mailer' of TrellisTests.CheckoutController: no object named 'mailer'. Define 'mailer', give the property a default value, or make it optional.")
+    }
+
+    /// Docs/Injection.md "Lookup by type" (there the type is `MyApp.PaymentGateway`).
+    @Test func ambiguousTypeNamesEveryCandidateInOrder() throws {
+        let app = try ApplicationContext(DocsPaymentsFactory())
+        #expect(message { _ = try app.object(of: (any ErrorMessageTool).self) }
+            == "Several objects are of type TrellisTests.ErrorMessageTool: 'stripe', 'paypal'. Look one up by key, or use objects(of:).")
+    }
+
+    /// Docs/Injection.md "Reflection" (there the type is `MyApp.CheckoutController`).
+    @Test func reflectionUnavailableNamesBothCauses() {
+        #expect(ContextError.reflectionUnavailable(type: "MyApp.CheckoutController").description
+            == "Cannot inject MyApp.CheckoutController: @Inject properties were created while making it, but reflection shows it no stored properties. Either the binary has no reflection metadata (build without -disable-reflection-metadata), or the closure made an object with @Inject properties itself, which nothing injects: define that object in the factory and look it up through the resolver, or inject it with `context.inject(into:)`.")
+    }
+}
