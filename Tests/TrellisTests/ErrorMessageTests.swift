@@ -299,7 +299,7 @@ private struct DocsPaymentsFactory: ObjectFactory {
     /// Docs/Concepts.md "Errors" (singletons), Docs/Injection.md (prototypes).
     @Test func circularDependencyThroughClosures() throws {
         let app = try ApplicationContext(DocsChainFactory())
-        let advice = "Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures."
+        let advice = "Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures (value types cannot take part in property cycles)."
         #expect(message { _ = try app.object("a", as: ErrorMessageWidget.self) } == "Circular dependency: a → b → a. " + advice)
         #expect(message { _ = try app.object("page", as: ErrorMessageWidget.self) } == "Circular dependency: page → section → page. " + advice)
     }

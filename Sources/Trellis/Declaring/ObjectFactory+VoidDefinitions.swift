@@ -3,26 +3,16 @@
 ///
 /// Swift prefers an available generic overload to an unavailable one, so these non-generic
 /// overloads cannot turn the mistake into a compile error; they are deprecated instead, which
-/// makes the compiler warn with the fix at the line of the definition, and the definition is
-/// rejected with ``ContextError/invalidDefinition(key:reason:context:)`` when the factory is
-/// configured (and reported by `validate`).
+/// makes the compiler warn with the fix at the line of the definition. Every definition whose
+/// closure returns `Void` (these, and closures taking a `Resolver`, which have no such overload
+/// because it would turn `{ r in try r.object("clock") }` into a lookup of `()`) is rejected with
+/// ``ContextError/invalidDefinition(key:reason:context:)`` when the factory is configured, and
+/// reported by `validate`.
 extension ObjectFactory {
-    /// Rejected: a lazy singleton whose closure returns nothing.
-    @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
-    public func createSingleton(_ key: String, _ make: @escaping @Sendable (Resolver) throws -> Void) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.synchronous(make)))
-    }
-
     /// Rejected: a lazy singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     public func createSingleton(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
         Definition(key: key, scope: .singleton, maker: TypedMaker(.independent(make)))
-    }
-
-    /// Rejected: a lazy singleton whose closure returns nothing.
-    @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
-    public func createSingleton(_ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Void) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.asynchronous(make)))
     }
 
     /// Rejected: a lazy singleton whose closure returns nothing.
@@ -33,20 +23,8 @@ extension ObjectFactory {
 
     /// Rejected: an eager singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
-    public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable (Resolver) throws -> Void) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.synchronous(make)))
-    }
-
-    /// Rejected: an eager singleton whose closure returns nothing.
-    @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
         Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.independent(make)))
-    }
-
-    /// Rejected: an eager singleton whose closure returns nothing.
-    @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
-    public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Void) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.asynchronous(make)))
     }
 
     /// Rejected: an eager singleton whose closure returns nothing.
@@ -57,20 +35,8 @@ extension ObjectFactory {
 
     /// Rejected: a prototype whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
-    public func createPrototype(_ key: String, _ make: @escaping @Sendable (Resolver) throws -> Void) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.synchronous(make)))
-    }
-
-    /// Rejected: a prototype whose closure returns nothing.
-    @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     public func createPrototype(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
         Definition(key: key, scope: .prototype, maker: TypedMaker(.independent(make)))
-    }
-
-    /// Rejected: a prototype whose closure returns nothing.
-    @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
-    public func createPrototype(_ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Void) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.asynchronous(make)))
     }
 
     /// Rejected: a prototype whose closure returns nothing.

@@ -121,7 +121,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .typeMismatch(key, expected, actual, path):
             return "Object '\(key)' is a \(actual), not the requested \(expected)\(Self.pathSuffix(path))."
         case let .circularDependency(path):
-            return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures (class instances only: value types cannot take part in property cycles, a struct is copied, never shared)."
+            return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures (value types cannot take part in property cycles)."
         case let .creationFailed(key, path, underlying):
             return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying) (nothing was cached; the next lookup tries again)"
         case let .unresolvedInjection(type, property, key):
