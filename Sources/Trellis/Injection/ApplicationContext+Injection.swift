@@ -123,6 +123,7 @@ extension ApplicationContext {
                 try collectOrThrow(error, plan, resolution)
             }
         }
+        PropertyNames.learn(from: plan, at: base)
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
     }
 
@@ -150,6 +151,7 @@ extension ApplicationContext {
                 try collectOrThrow(error, plan, resolution)
             }
         }
+        PropertyNames.learn(from: plan, at: base)
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
     }
 

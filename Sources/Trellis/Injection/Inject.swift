@@ -16,10 +16,10 @@
 ///
 /// An object made with its plain `init` while a context is current (``ApplicationContext/current``:
 /// a `withCurrent` binding of the task, or the default set with `setDefault`) has its properties
-/// resolved from that context on first read, as `.lazy` ones are (class owners; a struct's
-/// properties need an explicit key for this). Reading a required property that was never injected
-/// and has no current context stops the program with a message naming the property and how to
-/// inject it; `$property.get()` throws instead.
+/// resolved from that context on first read, as `.lazy` ones are (Docs/Injection.md says how the
+/// property's name is found). Reading a required property that was never injected and has no
+/// current context stops the program with a message naming the property and how to inject it;
+/// `$property.get()` throws instead.
 ///
 /// > Note: The wrapper's storage is mutable, so a class using it is not checked-`Sendable`. To
 /// > share such an object across threads, inject it first, then treat it as immutable
@@ -40,62 +40,60 @@ public struct Inject<Value> {
     @usableFromInline var storage: Storage
 
     /// Injects the object named like the property.
-    @inlinable public init(file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: nil, isLazy: false, fallback: nil, file: file, line: line)
+    @inlinable public init(file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: nil, isLazy: false, fallback: nil, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named `key`.
-    @inlinable public init(_ key: String, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: key, isLazy: false, fallback: nil, file: file, line: line)
+    @inlinable public init(_ key: String, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: key, isLazy: false, fallback: nil, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named like the property, as `option` says.
-    @inlinable public init(_ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: nil, isLazy: option == .lazy, fallback: nil, file: file, line: line)
+    @inlinable public init(_ option: InjectOption, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: nil, isLazy: option == .lazy, fallback: nil, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named `key`, as `option` says.
-    @inlinable public init(_ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: key, isLazy: option == .lazy, fallback: nil, file: file, line: line)
+    @inlinable public init(_ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: key, isLazy: option == .lazy, fallback: nil, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named like the property, or keeps `wrappedValue` when there is none.
-    @inlinable public init(wrappedValue: Value, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: nil, isLazy: false, fallback: wrappedValue, file: file, line: line)
+    @inlinable public init(wrappedValue: Value, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: nil, isLazy: false, fallback: wrappedValue, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named `key`, or keeps `wrappedValue` when there is none.
-    @inlinable public init(wrappedValue: Value, _ key: String, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: key, isLazy: false, fallback: wrappedValue, file: file, line: line)
+    @inlinable public init(wrappedValue: Value, _ key: String, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: key, isLazy: false, fallback: wrappedValue, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named like the property as `option` says, or keeps `wrappedValue`.
-    @inlinable public init(wrappedValue: Value, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: nil, isLazy: option == .lazy, fallback: wrappedValue, file: file, line: line)
+    @inlinable public init(wrappedValue: Value, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: nil, isLazy: option == .lazy, fallback: wrappedValue, file: file, line: line, owner: owner)
     }
 
     /// Injects the object named `key` as `option` says, or keeps `wrappedValue`.
-    @inlinable public init(wrappedValue: Value, _ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line) {
-        self.init(key: key, isLazy: option == .lazy, fallback: wrappedValue, file: file, line: line)
+    @inlinable public init(wrappedValue: Value, _ key: String, _ option: InjectOption, file: StaticString = #fileID, line: UInt = #line, owner: StaticString = #function) {
+        self.init(key: key, isLazy: option == .lazy, fallback: wrappedValue, file: file, line: line, owner: owner)
     }
 
     @inlinable
-    init(key: String?, isLazy: Bool, fallback: Value?, file: StaticString, line: UInt) {
+    init(key: String?, isLazy: Bool, fallback: Value?, file: StaticString, line: UInt, owner: StaticString) {
         // Inlined into the owner's initialiser, which is specialised for `Value`: `Self.fill`
         // then names the specialised filler, so injecting this property later runs concrete
         // code instead of generic code that looks up type metadata for every property.
         header = InjectHeader(key: key, isLazy: isLazy, file: file, line: line, fill: Self.fill)
         if let current = _noteInjectInitialised() {
-            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), file: file, line: line))
+            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), declaration: PropertyDeclaration(file: file, line: line, owner: owner, wrapper: Self.self)))
         } else {
             storage = .pending(fallback: fallback)
         }
     }
 
     /// The injected object (made on first read for `.lazy` and current-context properties), the
-    /// default value, or `nil` for an optional that found nothing. Used for properties of structs;
-    /// class owners go through the enclosing-instance subscript, which also knows the property's
-    /// name.
+    /// default value, or `nil` for an optional that found nothing.
     @inlinable
     public var wrappedValue: Value {
         get {
@@ -109,8 +107,8 @@ public struct Inject<Value> {
     }
 
     /// The property of a class instance: as `wrappedValue`, and on a first read that must
-    /// resolve the object from the current context, the property's name comes from `owner`.
-    @inlinable
+    /// resolve the object from the current context, the property's name comes from its key path.
+    @inlinable @inline(__always)
     public static subscript<Owner: AnyObject>(
         _enclosingInstance owner: Owner,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
@@ -121,8 +119,13 @@ public struct Inject<Value> {
             return owner[keyPath: storageKeyPath].unresolvedValue(naming: PropertyNaming(owner, storageKeyPath))
         }
         set {
-            owner[keyPath: storageKeyPath].storage = .value(newValue)
-            owner[keyPath: storageKeyPath].header.isPending = false
+            // A read, a local change and a whole-value write: the compiler turns the key-path
+            // read into a field access, where an in-place modify through the key path would go
+            // through the runtime's generic projection (25 times slower).
+            var wrapper = owner[keyPath: storageKeyPath]
+            wrapper.storage = .value(newValue)
+            wrapper.header.isPending = false
+            owner[keyPath: storageKeyPath] = wrapper
         }
     }
 
@@ -269,6 +272,9 @@ enum OptionalNone {
 
 protocol OptionalProtocol {
     static var none: Self { get }
+    static var wrappedType: Any.Type { get }
 }
 
-extension Optional: OptionalProtocol {}
+extension Optional: OptionalProtocol {
+    static var wrappedType: Any.Type { Wrapped.self }
+}

@@ -11,6 +11,7 @@
 public struct InjectedProperty<Value> {
     @usableFromInline let storage: Inject<Value>.Storage
     @usableFromInline let header: InjectHeader
+    /// How to learn the property's name, for a class instance's property.
     @usableFromInline let naming: PropertyNaming?
 
     @inlinable
@@ -47,11 +48,9 @@ public struct InjectedProperty<Value> {
         case let .pending(fallback):
             if let fallback { return fallback }
             if let none = OptionalNone.value(of: Value.self) { return none }
-            throw .neverInjected(property: header.key ?? propertyName() ?? "of type \(Value.self)", declaredAt: "\(header.file):\(header.line)")
+            throw .neverInjected(property: header.key ?? "of type \(Value.self)", declaredAt: "\(header.file):\(header.line)")
         }
     }
-
-    private func propertyName() -> String? { naming?.name() }
 }
 
 extension InjectedProperty: Sendable where Value: Sendable {}
@@ -82,4 +81,7 @@ struct PropertyNaming: @unchecked Sendable {
         let property = label.hasPrefix("_") ? String(label.dropFirst()) : String(label)
         return InjectionPlan.of(type(of: owner)).fields.contains { $0.property == property } ? property : nil
     }
+
+    /// The owner's type name, for messages.
+    var ownerName: String { String(reflecting: type(of: owner)) }
 }

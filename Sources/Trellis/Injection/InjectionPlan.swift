@@ -14,6 +14,8 @@ final class InjectionPlan: @unchecked Sendable {
         let headerOffset: Int
         /// The property's name: the storage label without its leading underscore.
         let property: String
+        /// The field's type, `Inject<Value>`.
+        let wrapper: ObjectIdentifier
     }
 
     let typeID: ObjectIdentifier
@@ -45,7 +47,7 @@ final class InjectionPlan: @unchecked Sendable {
             if let injectable = fieldType as? any InjectableField.Type {
                 var property = String(cString: name)
                 if property.hasPrefix("_") { property.removeFirst() }
-                found.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property))
+                found.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property, wrapper: ObjectIdentifier(fieldType)))
             }
             return true
         }

@@ -14,6 +14,8 @@ final class LazyInjection<Value>: @unchecked Sendable {
     /// Noted from the current context when the wrapper was made: an injection by a context
     /// still replaces it.
     @usableFromInline let isFromCurrent: Bool
+    /// Where the property is declared (current-context properties learn their name from it).
+    private let declaration: PropertyDeclaration?
     private let file: StaticString
     private let line: UInt
     /// First read takes part in the context's exactly-once and cycle detection like a singleton,
@@ -29,6 +31,7 @@ final class LazyInjection<Value>: @unchecked Sendable {
         self.key = key
         self.fallback = fallback
         self.isFromCurrent = false
+        self.declaration = nil
         self.file = file
         self.line = line
         self.slot = LazyInjectionSlot(name: "@Inject(.lazy) \(property)")
@@ -36,15 +39,16 @@ final class LazyInjection<Value>: @unchecked Sendable {
 
     /// A property of an object made while `current` was the current context.
     @usableFromInline
-    init(current: ApplicationContext, key: String?, fallback: Value?, file: StaticString, line: UInt) {
+    init(current: ApplicationContext, key: String?, fallback: Value?, declaration: PropertyDeclaration) {
         self.context = current
         self.contextName = current.name
         self.key = key
         self.fallback = fallback
         self.isFromCurrent = true
-        self.file = file
-        self.line = line
-        self.slot = LazyInjectionSlot(name: "@Inject \(key ?? "property at \(file):\(line)")")
+        self.declaration = declaration
+        self.file = declaration.file
+        self.line = declaration.line
+        self.slot = LazyInjectionSlot(name: "@Inject \(key ?? "property at \(declaration.site)")")
     }
 
     /// The object, looked up on first read and kept; made once when several threads read first
@@ -136,35 +140,44 @@ final class LazyInjection<Value>: @unchecked Sendable {
         return try result.get()
     }
 
-    /// The key to look up: the wrapper's, else the property's name.
-    private func resolvedKey(_ naming: PropertyNaming?) throws(ContextError) -> String {
+    /// The key to look up: the wrapper's; else the property's name (a class instance's from its
+    /// key path, a struct's from `PropertyNames`); else, for a current-context property whose
+    /// name cannot be learned, the one definition in the chain declared with the property's type.
+    private func resolvedKey(in context: ApplicationContext, _ naming: PropertyNaming?) throws(ContextError) -> String {
         if let key { return key }
         if let name = naming?.name() { return name }
-        throw .neverInjected(property: "of type \(Value.self) (its owner is not a class, so its name is not known: give it a key, @Inject(\"key\"))", declaredAt: "\(file):\(line)")
+        guard let declaration else { throw .neverInjected(property: "of type \(Value.self)", declaredAt: "\(file):\(line)") }
+        if let name = PropertyNames.name(of: declaration) { return name }
+        let wanted = ObjectIdentifier((Value.self as? any OptionalProtocol.Type)?.wrappedType ?? Value.self)
+        let candidates = context.unshadowedKeys { $0 == wanted }
+        guard candidates.count == 1 else {
+            throw .neverInjected(property: "of type \(Value.self) (its name could not be learned, and \(candidates.isEmpty ? "no" : "more than one") definition is declared with its type: give it a key, @Inject(\"key\"))", declaredAt: declaration.site)
+        }
+        return candidates[0]
     }
 
-    private func liveContext(_ key: String?) throws(ContextError) -> ApplicationContext {
+    private func liveContext() throws(ContextError) -> ApplicationContext {
         guard let context else { throw .contextReleased(context: contextName, key: key ?? "property at \(file):\(line)") }
         return context
     }
 
     private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
-        let context = try liveContext(key)
-        let key = try resolvedKey(naming)
+        let context = try liveContext()
+        let key = try resolvedKey(in: context, naming)
         if context.contains(key) { return try context.object(key, as: Value.self) }
-        return try missing(key, naming, in: context)
+        return try missing(key, naming)
     }
 
     private func lookUpAsync(_ naming: PropertyNaming?) async throws(ContextError) -> Value {
-        let context = try liveContext(key)
-        let key = try resolvedKey(naming)
+        let context = try liveContext()
+        let key = try resolvedKey(in: context, naming)
         if context.contains(key) { return try await context.object(key, as: Value.self) }
-        return try missing(key, naming, in: context)
+        return try missing(key, naming)
     }
 
-    private func missing(_ key: String, _ naming: PropertyNaming?, in context: ApplicationContext) throws(ContextError) -> Value {
+    private func missing(_ key: String, _ naming: PropertyNaming?) throws(ContextError) -> Value {
         if let fallback { return fallback }
-        let owner = naming.map { String(reflecting: type(of: $0.owner)) } ?? "the object declared at \(file):\(line)"
+        let owner = naming?.ownerName ?? declaration.map { "\($0.owner)" } ?? "the object declared at \(file):\(line)"
         throw .unresolvedInjection(type: owner, property: naming?.name() ?? key, key: key)
     }
 }

@@ -1,0 +1,92 @@
+/// Where an `@Inject` property is declared, as its wrapper's initialiser sees it: enough to learn
+/// the property's name later (a wrapper cannot know its own name).
+@usableFromInline
+struct PropertyDeclaration: @unchecked Sendable {
+    // Safe: immutable; `StaticString`s and a metatype.
+    let file: StaticString
+    let line: UInt
+    /// `#function` at the declaration: the declaring type's name.
+    let owner: StaticString
+    /// `Inject<Value>`, to tell apart fields of different types.
+    let wrapper: Any.Type
+
+    @usableFromInline
+    init(file: StaticString, line: UInt, owner: StaticString, wrapper: Any.Type) {
+        self.file = file
+        self.line = line
+        self.owner = owner
+        self.wrapper = wrapper
+        PropertyNames.note(self)
+    }
+
+    var site: String { "\(file):\(line)" }
+}
+
+/// How the first read of a property of an object made with its plain `init` learns the property's
+/// name (its key, unless the wrapper names one). In order:
+/// 1. the name recorded for its declaration site when any object of the type was injected by a
+///    context or by `inject(into:)` (the injection plan knows each field's name and reads each
+///    wrapper's declaration site);
+/// 2. the declaring type, found by its name (`#fileID`'s module and `#function`, which is the
+///    type's name at a property declaration; works for top-level, non-private types): its one
+///    `@Inject` field of the property's type, or, with several, the one declared in the same order
+///    as this declaration's line among theirs.
+/// `nil` otherwise: the caller then falls back to the property's type, or says to give the key.
+enum PropertyNames {
+    private struct Group: Hashable {
+        let file: String
+        let owner: String
+        let wrapper: ObjectIdentifier
+    }
+
+    private struct State {
+        /// Declaration site (`file:line`) → property name.
+        var names: [String: String] = [:]
+        /// The declaration lines seen per declaring type and wrapper type.
+        var lines: [Group: Set<UInt>] = [:]
+        /// Plans whose names were learned already.
+        var learned: Set<ObjectIdentifier> = []
+    }
+
+    private static let state = Locked(State())
+
+    static func note(_ declaration: PropertyDeclaration) {
+        let group = Group(file: "\(declaration.file)", owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
+        state.withLock { _ = $0.lines[group, default: []].insert(declaration.line) }
+    }
+
+    /// Records the declaration site of each field of an object of `plan`'s type at `base`, once
+    /// per type.
+    static func learn(from plan: InjectionPlan, at base: UnsafeMutableRawPointer) {
+        guard !plan.fields.isEmpty, state.withLock({ !$0.learned.contains(plan.typeID) }) else { return }
+        var found: [(String, String)] = []
+        for field in plan.fields {
+            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            found.append(("\(header.pointee.file):\(header.pointee.line)", field.property))
+        }
+        state.withLock { state in
+            state.learned.insert(plan.typeID)
+            for (site, name) in found { state.names[site] = name }
+        }
+    }
+
+    /// The property's name, if it can be learned.
+    static func name(of declaration: PropertyDeclaration) -> String? {
+        let group = Group(file: "\(declaration.file)", owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
+        let (known, lines) = state.withLock { ($0.names[declaration.site], $0.lines[group] ?? []) }
+        if let known { return known }
+        guard let module = "\(declaration.file)".split(separator: "/").first,
+              let type = _typeByName("\(module).\(declaration.owner)") else { return nil }
+        var inherited: Set<Int> = []
+        if let someClass = type as? AnyClass, let superclass = _getSuperclass(someClass) {
+            inherited = Set(InjectionPlan.of(superclass).fields.map(\.offset))
+        }
+        let candidates = InjectionPlan.of(type).fields.filter { !inherited.contains($0.offset) && $0.wrapper == ObjectIdentifier(declaration.wrapper) }
+        if candidates.count == 1 { return candidates[0].property }
+        // Several of one type: stored properties initialise, and are laid out, in declaration
+        // order, so the k-th line seen is the k-th field.
+        let ordered = lines.sorted()
+        guard ordered.count == candidates.count, let position = ordered.firstIndex(of: declaration.line) else { return nil }
+        return candidates.sorted { $0.offset < $1.offset }[position].property
+    }
+}
