@@ -54,7 +54,7 @@ extension ApplicationContext {
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
-        let made = try body(maker(index), resolution)
+        let made = try body(records[index].maker.takeUnretainedValue(), resolution)
         prototypeMade(index, resolution)
         return made
     }
@@ -68,7 +68,13 @@ extension ApplicationContext {
     @inline(__always)
     func prototypeMade(_ index: Int, _ resolution: Resolution) {
         if !records[index].edgesRecorded.load(ordering: .relaxed) { records[index].edgesRecorded.store(true, ordering: .relaxed) }
-        if let startup = resolution.session.startup { startup.pulledIn(table.keys[index], of: self) }
+        if resolution.collectsStartup { noteStartup(index, resolution) }
+    }
+
+    /// Tells the start-up collector that definition `index` was made while an eager singleton was.
+    @inline(never)
+    func noteStartup(_ index: Int, _ resolution: Resolution) {
+        resolution.session.startup?.pulledIn(table.keys[index], of: self)
     }
 
     @inline(never)
@@ -194,7 +200,7 @@ extension ApplicationContext {
     /// Bookkeeping after singleton `index` was made and injected, its frame still pushed.
     func singletonMade(_ index: Int, _ resolution: Resolution) {
         records[index].edgesRecorded.store(true, ordering: .relaxed)
-        if let startup = resolution.session.startup { startup.pulledIn(table.keys[index], of: self) }
+        if resolution.collectsStartup { noteStartup(index, resolution) }
     }
 
     /// The closure of singleton `index` failed: nothing is cached, waiters try again.

@@ -94,7 +94,9 @@ extension ApplicationContext {
         return try _objectInParents(named: name, hash: hash, type: type, into: result, from: requester)
     }
 
-    /// `_object` for a name this context does not define: walks the parent chain unretained.
+    /// `_object` for a name this context does not define: walks the parent chain unretained, and
+    /// returns a made singleton found there without retaining any context (two threads
+    /// retaining one parent would write to its reference count on every lookup).
     private func _objectInParents(named name: String, hash: UInt32, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
         var current = parentRef
         var levels = 1
@@ -102,9 +104,15 @@ extension ApplicationContext {
             let step = context._withUnsafeGuaranteedRef { parent -> ParentStep in
                 if parent.isClosed { return .closed }
                 guard let index = parent.table.definition(named: name, hash: hash) else { return .next(parent.parentRef) }
-                return .found(index)
+                if parent.records[index].isAsync && requester != nil { return .found(index) }
+                requester?.recordEdge(to: index, levels: levels)
+                guard let made = parent.records[index].published.load(ordering: .acquiring) else { return .found(index) }
+                let declared = parent.records[index].typeID
+                return .done(declared == type ? .made(made) : .convertible(made, declared))
             }
             switch step {
+            case let .done(outcome):
+                return outcome
             case .closed:
                 throw context.takeUnretainedValue().closedError(looking: name)
             case let .next(parent):
@@ -125,14 +133,10 @@ extension ApplicationContext {
     }
 
     private enum ParentStep {
+        case done(Outcome)
         case closed
         case next(Unmanaged<ApplicationContext>?)
         case found(Int)
-    }
-
-    /// `parent`, unretained.
-    var parentRef: Unmanaged<ApplicationContext>? {
-        parent.map { Unmanaged.passUnretained($0) }
     }
 
     /// The slow path of a lookup: find, make if needed, convert.

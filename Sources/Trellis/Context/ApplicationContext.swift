@@ -18,8 +18,10 @@ public final class ApplicationContext: Sendable {
     public let name: String
     /// The context asked when a name is not defined here.
     public let parent: ApplicationContext?
-    /// `parent`, for walking the chain without retaining every context on it.
-    unowned(unsafe) let parentUnretained: ApplicationContext?
+    /// `parent`, unretained, for walking the chain without retaining every context on it (two
+    /// threads retaining one parent would write to its reference count on every lookup).
+    // Safe: `parent` keeps it alive for as long as this context.
+    nonisolated(unsafe) let parentRef: Unmanaged<ApplicationContext>?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
     let table: NameTable
@@ -99,7 +101,7 @@ public final class ApplicationContext: Sendable {
     init(configurator: ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
         name = configurator.contextName
         self.parent = parent
-        parentUnretained = parent
+        parentRef = parent.map { Unmanaged.passUnretained($0) }
         configuration = configurator
         table = configurator.table
         count = configurator.definitions.count

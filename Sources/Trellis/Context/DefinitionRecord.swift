@@ -15,8 +15,8 @@ struct DefinitionRecord: ~Copyable {
     let isAsync: Bool
     /// Set once the definition was made successfully: its dependency edges are recorded.
     let edgesRecorded = Atomic<Bool>(false)
-    /// The injection plan of the type it made last. Unretained: plans are immortal.
-    let injection = Atomic<Unmanaged<InjectionPlan>?>(nil)
+    /// How to inject the objects it makes (of the type it made first), retained; set once.
+    let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
     // Guarded by `Coordinator.lock`:
     var phase = CreationPhase.idle
@@ -33,5 +33,9 @@ struct DefinitionRecord: ~Copyable {
         self.maker = .passUnretained(maker)
         self.scope = scope
         isAsync = maker.isAsync
+    }
+
+    deinit {
+        injection.load(ordering: .acquiring)?.release()
     }
 }

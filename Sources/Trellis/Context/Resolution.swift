@@ -40,7 +40,11 @@ final class Resolution: @unchecked Sendable {
     /// A new lookup started from user code, rather than more of the parent's work.
     private(set) var isNested = false
     /// Collectors and rules shared by the whole lookup.
-    var session: Session
+    var session: Session {
+        didSet { collectsStartup = session.startup != nil }
+    }
+    /// `session.startup != nil`, read by every make without touching the session object.
+    private(set) var collectsStartup = false
     /// Started by an async entry point: what it makes may suspend.
     private(set) var isAsync: Bool
     /// The thread executing this resolution synchronously right now, if any.
@@ -70,6 +74,7 @@ final class Resolution: @unchecked Sendable {
         self.session = session
         self.isAsync = isAsync
         group = PublicationGroup()
+        collectsStartup = session.startup != nil
     }
 
     /// A resolution started by a call made from user code while `outer` runs it.
@@ -89,6 +94,7 @@ final class Resolution: @unchecked Sendable {
         session = parent.session
         self.isAsync = isAsync
         group = PublicationGroup()
+        collectsStartup = session.startup != nil
         adopt(parent: parent, attachDepth: attachDepth, isNested: false)
     }
 

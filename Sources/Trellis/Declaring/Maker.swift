@@ -124,11 +124,7 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
             case let .synchronous(make):
                 return try make(Resolver(context, index, resolution))
             case let .mainActor(make):
-                let resolver = Resolver(context, index, resolution)
-                guard let made = try MainActorCall.ifOnMainActor({ try make(resolver) }) else {
-                    throw MainActorRequired(key: context.table.keys[index])
-                }
-                return made
+                return try runOnMainActor(make, context, index, resolution)
             case .asynchronous, .asyncIndependent:
                 throw context.requiresAwait(index, resolution)
             }
@@ -137,6 +133,17 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
         } catch {
             throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
         }
+    }
+
+    /// Kept out of `run`: the optional result would make every call of this generic code ask the
+    /// runtime for `Optional<Object>`'s metadata.
+    @inline(never)
+    private func runOnMainActor(_ make: @escaping @MainActor @Sendable (Resolver) throws -> Object, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws -> Object {
+        let resolver = Resolver(context, index, resolution)
+        guard let made = try MainActorCall.ifOnMainActor({ try make(resolver) }) else {
+            throw MainActorRequired(key: context.table.keys[index])
+        }
+        return made
     }
 
     /// Runs the closure for an async lookup: an async closure is awaited with `resolution` as

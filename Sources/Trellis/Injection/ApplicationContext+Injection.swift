@@ -16,7 +16,7 @@ extension ApplicationContext {
         if plan.isEmpty { return }
         try Resolution.run(from: nil) { resolution, _ throws(ContextError) in
             try withExtendedLifetime(object) { () throws(ContextError) in
-                try apply(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
+                try apply(plan, nil, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
             }
         }
     }
@@ -27,18 +27,21 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
         try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) in
-            try await applyAsync(plan, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
+            try await applyAsync(plan, nil, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
         }
         withExtendedLifetime(object) {}
     }
 
     /// Injects the object this context just made for definition `index`, which lies at `made`
-    /// (a class reference, or a struct's own storage). The per-definition plan cache makes this
-    /// one atomic load and a comparison for types with nothing to inject.
+    /// (a class reference, or a struct's own storage). The per-definition route makes this one
+    /// atomic load and a comparison for types with nothing to inject.
     @inline(__always)
     func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        if let cached = records[index].injection.load(ordering: .acquiring),
-           cached._withUnsafeGuaranteedRef({ $0.isEmpty && $0.typeID == Self.dynamicTypeID(of: made, isClass: isClass) }) {
+        if let route = records[index].injection.load(ordering: .acquiring),
+           route._withUnsafeGuaranteedRef({ route in
+               route.plan.typeID == Self.dynamicTypeID(of: made, isClass: isClass)
+                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.injectInits == 0))
+           }) {
             return
         }
         try injectMadeSlow(at: made, isClass: isClass, index, resolution)
@@ -55,16 +58,10 @@ extension ApplicationContext {
         return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) }
     }
 
-    /// The plan for the object at `made` of definition `index`, cached per definition.
-    private func plan<T>(for made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int) -> InjectionPlan {
-        let typeID = Self.dynamicTypeID(of: made, isClass: isClass)
-        if let cached = records[index].injection.load(ordering: .acquiring)?.takeUnretainedValue(), cached.typeID == typeID {
-            return cached
-        }
-        let plan = InjectionPlan.of(type(of: made.pointee as Any))
-        // Plans are immortal: the record may point at any of them, unretained.
-        records[index].injection.store(Unmanaged.passUnretained(plan), ordering: .releasing)
-        return plan
+    /// The route of definition `index` if it is for objects of `typeID`.
+    private func route(_ index: Int, for typeID: ObjectIdentifier) -> InjectionRoute? {
+        guard let route = records[index].injection.load(ordering: .acquiring)?.takeUnretainedValue(), route.plan.typeID == typeID else { return nil }
+        return route
     }
 
     /// Where an object's `@Inject` fields lie: the object itself for a class, `made` for a struct
@@ -88,13 +85,39 @@ extension ApplicationContext {
         throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
     }
 
-    /// Injects an object whose type has something to inject, or whose plan is not cached yet.
+    /// The plan and route for an object of `typeID` at `made`, making the definition's route
+    /// the first time (the first type it makes keeps it).
+    private func planAndRoute<T>(for made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int) -> (InjectionPlan, InjectionRoute?) {
+        let typeID = Self.dynamicTypeID(of: made, isClass: isClass)
+        if let route = route(index, for: typeID) { return (route.plan, route) }
+        let plan = InjectionPlan.of(type(of: made.pointee as Any))
+        guard records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
+        let base: UnsafeMutableRawPointer
+        if plan.isClass {
+            let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
+            base = Unmanaged.passUnretained(object).toOpaque()
+            _fixLifetime(object)
+        } else if ObjectIdentifier(T.self) == plan.typeID {
+            base = UnsafeMutableRawPointer(made)
+        } else {
+            return (plan, nil)
+        }
+        let made = Unmanaged.passRetained(InjectionRoute(plan, for: self, object: base))
+        if records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
+            return (plan, made.takeUnretainedValue())
+        }
+        made.release()
+        return (plan, nil)
+    }
+
+    /// Injects an object whose type has something to inject, or whose route is not made yet.
     @inline(never)
     private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        let plan = plan(for: made, isClass: isClass, index)
-        guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: ThreadState.current.injectInits) else { return }
+        let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
+        let wrappersMade = resolution.boundThread?.injectInits ?? 0
+        guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
         try withExtendedLifetime(target.object) { () throws(ContextError) in
-            try apply(plan, at: target.base, object: target.object, requester: index, resolution)
+            try apply(plan, route, at: target.base, object: target.object, requester: index, resolution)
         }
     }
 
@@ -102,19 +125,19 @@ extension ApplicationContext {
     /// lookups. (The stripped-reflection check needs the count of wrappers made on one thread,
     /// which an async closure does not have; it is done by synchronous makes only.)
     func injectMadeAsync<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        let plan = plan(for: made, isClass: isClass, index)
+        let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
         guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
-        try await applyAsync(plan, at: target.base, object: target.object, requester: index, resolution)
+        try await applyAsync(plan, route, at: target.base, object: target.object, requester: index, resolution)
         withExtendedLifetime(target.object) {}
     }
 
     /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
-    private func apply(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
-        for field in plan.fields.indices {
-            let field = plan.fields.baseAddress! + field
+    private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
+        for position in plan.fields.indices {
+            let field = plan.fields.baseAddress! + position
             let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.isPending else { continue }
-            var request = request(plan, field, index, resolution, isAsync: false)
+            var request = request(plan, field, route.map { UnsafePointer($0.targets + position) }, index, resolution, isAsync: false)
             do throws(ContextError) {
                 _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
                     try header.pointee.fill(base + field.pointee.offset, request, nil)
@@ -129,12 +152,12 @@ extension ApplicationContext {
 
     /// `apply` for an async injection: a property whose object must be made by an async lookup
     /// is looked up with `await` and then stored.
-    private func applyAsync(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
-        for field in plan.fields.indices {
-            let field = plan.fields.baseAddress! + field
+    private func applyAsync(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
+        for position in plan.fields.indices {
+            let field = plan.fields.baseAddress! + position
             let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.isPending else { continue }
-            var request = request(plan, field, index, resolution, isAsync: true)
+            var request = request(plan, field, route.map { UnsafePointer($0.targets + position) }, index, resolution, isAsync: true)
             do throws(ContextError) {
                 let filled = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
                     try header.pointee.fill(base + field.pointee.offset, request, nil)
@@ -142,9 +165,11 @@ extension ApplicationContext {
                 if !filled {
                     let key = header.pointee.key ?? field.pointee.property
                     let requester = AsyncRequester(self, index, resolution, label: field)
-                    let value = try await _objectAnyAsync(named: key, from: requester)
+                    var value = try await _objectAnyAsync(named: key, from: requester)
                     _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
-                        try header.pointee.fill(base + field.pointee.offset, request, value)
+                        try withUnsafePointer(to: &value) { value throws(ContextError) -> Bool in
+                            try header.pointee.fill(base + field.pointee.offset, request, value)
+                        }
                     }
                 }
             } catch {
@@ -155,11 +180,11 @@ extension ApplicationContext {
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
     }
 
-    private func request(_ plan: InjectionPlan, _ field: UnsafePointer<InjectionPlan.Field>, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
+    private func request(_ plan: InjectionPlan, _ field: UnsafePointer<InjectionPlan.Field>, _ target: UnsafePointer<InjectionRoute.Target>?, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
         InjectRequest(
             context: self,
             requester: Requester(context: .passUnretained(self), index: index, resolution: .passUnretained(resolution), depth: resolution.depth, label: field),
-            plan: .passUnretained(plan), field: field, isAsync: isAsync
+            plan: .passUnretained(plan), field: field, isAsync: isAsync, target: target
         )
     }
 
@@ -177,6 +202,6 @@ extension ApplicationContext {
 /// if one is bound or set as default: the wrapper then resolves from it on first read.
 @usableFromInline
 func _noteInjectInitialised() -> ApplicationContext? {
-    ThreadState.current.injectInits &+= 1
+    ThreadState.countInjectWrapper()
     return CurrentContext.mayBeSet ? ApplicationContext.current : nil
 }

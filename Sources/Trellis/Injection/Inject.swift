@@ -162,74 +162,108 @@ public struct Inject<Value> {
 
     /// Fills the wrapper at `address` for `request`: the per-property work of injection.
     ///
-    /// With `provided` (the result of an async lookup), stores it. Otherwise looks the object up
-    /// synchronously; an async injection (`request.isAsync`) takes only a made singleton that way
-    /// and returns `false` when the object must be made by an async lookup. A property that
-    /// already holds a value is left alone; one whose lookup throws stays pending.
+    /// With `provided` (the result of an async lookup), stores it. Otherwise a field whose route
+    /// leads to a made singleton is copied straight from it; anything else is looked up by name,
+    /// synchronously, except that an async injection (`request.isAsync`) takes only a made
+    /// singleton that way and returns `false` when the object must be made by an async lookup.
+    /// A property that already holds a value is left alone; one whose lookup throws stays pending.
     @inlinable
-    static func fill(_ address: UnsafeMutableRawPointer, _ request: UnsafePointer<InjectRequest>, _ provided: Any?) throws(ContextError) -> Bool {
+    static func fill(_ address: UnsafeMutableRawPointer, _ request: UnsafePointer<InjectRequest>, _ provided: UnsafePointer<Any>?) throws(ContextError) -> Bool {
         let field = address.assumingMemoryBound(to: Self.self)
-        let fallback: Value?
         switch field.pointee.storage {
-        case let .pending(declared):
-            fallback = declared
+        case .pending:
+            break
         case let .lazy(lazy) where lazy.isFromCurrent:
-            fallback = lazy.fallback
+            break
         default:
             field.pointee.header.isPending = false
             return true
         }
+        if provided == nil && !field.pointee.header.isLazy {
+            switch request.pointee.routed(ObjectIdentifier(Value.self)) {
+            case let .made(made):
+                field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
+                return true
+            case .missing:
+                return try fillMissing(field, request)
+            case .lookUp:
+                break
+            }
+        }
+        return try fillByName(field, request, provided)
+    }
+
+    @inlinable
+    mutating func store(_ value: Value) {
+        storage = .value(value)
+        header.isPending = false
+    }
+
+    /// `fill` by the property's key: the rules of a lookup, applied in full.
+    @inlinable
+    static func fillByName(_ field: UnsafeMutablePointer<Self>, _ request: UnsafePointer<InjectRequest>, _ provided: UnsafePointer<Any>?) throws(ContextError) -> Bool {
         let key = field.pointee.header.key ?? request.pointee.property
         if let provided {
-            guard let value = provided as? Value else { throw request.pointee.typeMismatch(key, expected: Value.self, actual: provided) }
-            field.pointee.storage = .value(value)
-            field.pointee.header.isPending = false
+            guard let value = provided.pointee as? Value else { throw request.pointee.typeMismatch(key, expected: Value.self, actual: provided.pointee) }
+            field.pointee.store(value)
             return true
         }
         let context = request.pointee.context
         if field.pointee.header.isLazy {
-            guard context.contains(key) else { return try fillMissing(field, fallback, key, request) }
-            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), property: request.pointee.property, file: field.pointee.header.file, line: field.pointee.header.line))
+            guard context.contains(key) else { return try fillMissing(field, request) }
+            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: fallback(of: field), property: request.pointee.property, file: field.pointee.header.file, line: field.pointee.header.line))
             field.pointee.header.isPending = false
             return true
         }
-        let value = try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) -> Value?? in
-            let result = buffer.baseAddress!
-            if request.pointee.isAsync {
-                switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.pointee.requester) {
-                case let .made(made): return .some(made.assumingMemoryBound(to: Value.self).pointee)
-                case .notFound: return .some(nil)
-                case .convertible, .needsConversion, .madeInto: return nil
-                }
-            }
-            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: UnsafeMutableRawPointer(result), from: request.pointee.requester) {
-            case let .made(made): return .some(made.assumingMemoryBound(to: Value.self).pointee)
-            case .madeInto: return .some(result.move())
-            case .notFound: return .some(nil)
-            case .convertible, .needsConversion: return .some(try context._object(named: key, as: Value.self, from: request.pointee.requester))
+        if request.pointee.isAsync {
+            switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.pointee.requester) {
+            case let .made(made):
+                field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
+                return true
+            case .notFound:
+                return try fillMissing(field, request)
+            case .convertible, .needsConversion, .madeInto:
+                return false
             }
         }
-        guard let found = value else { return false }
-        guard let found else { return try fillMissing(field, fallback, key, request) }
-        field.pointee.storage = .value(found)
-        field.pointee.header.isPending = false
-        return true
+        let found = try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) -> Bool in
+            let result = buffer.baseAddress!
+            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: UnsafeMutableRawPointer(result), from: request.pointee.requester) {
+            case let .made(made): field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
+            case .madeInto: field.pointee.store(result.move())
+            case .notFound: return false
+            case .convertible, .needsConversion: field.pointee.store(try context._object(named: key, as: Value.self, from: request.pointee.requester))
+            }
+            return true
+        }
+        if found { return true }
+        return try fillMissing(field, request)
     }
 
-    /// No object answers to `key`: keep the default, read `nil`, or fail (leaving the property
+    /// The declared default of a field not injected yet (or `nil` of an optional).
+    @inlinable
+    static func fallback(of field: UnsafeMutablePointer<Self>) -> Value? {
+        switch field.pointee.storage {
+        case let .pending(fallback): fallback ?? OptionalNone.value(of: Value.self)
+        case let .lazy(lazy): lazy.fallback
+        case .value: nil
+        }
+    }
+
+    /// No object answers to the key: keep the default, read `nil`, or fail (leaving the property
     /// pending, so a later `inject(into:)` can still fill it).
-    @usableFromInline
-    static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ fallback: Value?, _ key: String, _ request: UnsafePointer<InjectRequest>) throws(ContextError) -> Bool {
-        if let fallback {
-            field.pointee.storage = .pending(fallback: fallback)
+    @inlinable
+    static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ request: UnsafePointer<InjectRequest>) throws(ContextError) -> Bool {
+        if case let .pending(declared?) = field.pointee.storage {
+            _ = declared
             field.pointee.header.isPending = false
             return true
         }
-        guard let none = OptionalNone.value(of: Value.self) else {
+        guard let value = fallback(of: field) else {
+            let key = field.pointee.header.key ?? request.pointee.property
             throw .unresolvedInjection(type: request.pointee.ownerName, property: request.pointee.property, key: key)
         }
-        field.pointee.storage = .value(none)
-        field.pointee.header.isPending = false
+        field.pointee.store(value)
         return true
     }
 }
@@ -245,10 +279,10 @@ struct InjectHeader: Sendable {
     @usableFromInline let file: StaticString
     @usableFromInline let line: UInt
     /// `Inject<Value>.fill`, for this wrapper's `Value`.
-    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, Any?) throws(ContextError) -> Bool
+    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, UnsafePointer<Any>?) throws(ContextError) -> Bool
 
     @inlinable
-    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, Any?) throws(ContextError) -> Bool) {
+    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, UnsafePointer<Any>?) throws(ContextError) -> Bool) {
         self.key = key
         self.isLazy = isLazy
         self.isPending = true

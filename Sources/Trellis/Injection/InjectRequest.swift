@@ -11,6 +11,8 @@ struct InjectRequest {
     @usableFromInline let field: UnsafePointer<InjectionPlan.Field>
     /// Filled by an async injection: only made singletons are taken synchronously.
     @usableFromInline let isAsync: Bool
+    /// The field's target in the injecting definition's route, if it has one.
+    @usableFromInline let target: UnsafePointer<InjectionRoute.Target>?
 
     /// The property's name, the key unless the wrapper names one.
     @usableFromInline var property: String { field.pointee.property }

@@ -32,6 +32,9 @@ final class InjectionPlan: @unchecked Sendable {
     let isEmpty: Bool
     /// No `@Inject` field and no `didInject`: an object of the type is complete as made.
     var hasNothingToInject: Bool { fields.isEmpty && !isAware }
+    /// Nothing to do unless `@Inject` wrappers were made while the object was (then reflection is
+    /// stripped): a class or struct without stored properties.
+    let isEmptyUnlessStripped: Bool
 
     private init(_ type: Any.Type) {
         typeID = ObjectIdentifier(type)
@@ -57,6 +60,7 @@ final class InjectionPlan: @unchecked Sendable {
         isAware = type is any InjectionAware.Type
         reportsNoFields = visited && count == 0
         isEmpty = found.isEmpty && !isAware && !reportsNoFields
+        isEmptyUnlessStripped = found.isEmpty && !isAware
     }
 
     private static let cache = Locked<[ObjectIdentifier: InjectionPlan]>([:])

@@ -18,7 +18,8 @@ final class ThreadState {
     /// reused, so a lookup that must make something allocates no resolution.
     let home: Resolution
     /// The innermost resolution executing synchronous frames on this thread, if any.
-    var active: Resolution?
+    /// Unowned: whoever runs a resolution on the thread keeps it alive while it is active.
+    unowned(unsafe) var active: Resolution?
     /// `@Inject` wrappers initialised on this thread since the innermost synchronous frame began
     /// (the check for stripped reflection metadata; see `InjectionPlan`).
     var injectInits = 0
@@ -46,6 +47,16 @@ final class ThreadState {
         precondition(status == 0, "Trellis could not create its thread-local key (pthread_key_create returned \(status)): the process has run out of thread-local keys. Free some, or create the first ApplicationContext earlier.")
         return key
     }()
+
+    /// Counts an `@Inject` wrapper made on the calling thread, without retaining its state.
+    @inline(__always)
+    static func countInjectWrapper() {
+        if let raw = pthread_getspecific(key) {
+            Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.injectInits &+= 1 }
+        } else {
+            makeCurrent().injectInits &+= 1
+        }
+    }
 
     /// The calling thread's state, made on first use and released when the thread exits.
     @inline(__always)

@@ -1,0 +1,84 @@
+/// How one definition of one context injects the objects it makes of one type: the type's plan,
+/// and for each field the definition its key names in the context's chain, found once.
+///
+/// Names never change once a context is built, so the second object made is injected without
+/// hashing a key or touching a string: a field whose target is a made singleton is one atomic
+/// load and a copy. The route is used only after the definition was made once (its dependency
+/// edges are recorded by then) and only for synchronous definitions; everything else takes the
+/// lookup by name, which applies every rule.
+@usableFromInline
+final class InjectionRoute: @unchecked Sendable {
+    // Safe: immutable after init; `targets` is written only in init and freed in deinit.
+    @usableFromInline
+    struct Target {
+        /// The context answering to the field's key (the injecting one or a parent), unretained:
+        /// a context keeps its parents alive; `nil` when none answers.
+        let context: Unmanaged<ApplicationContext>?
+        let index: Int
+        /// How many parents up from the injecting context.
+        let levels: Int
+    }
+
+    let plan: InjectionPlan
+    let targets: UnsafeMutablePointer<Target>
+
+    init(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) {
+        self.plan = plan
+        targets = .allocate(capacity: max(plan.fields.count, 1))
+        for (position, field) in plan.fields.enumerated() {
+            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let key = NameTable.lookupKey(header.pointee.key ?? field.property)
+            var found = Target(context: nil, index: 0, levels: 0)
+            var levels = 0
+            for candidate in context.chain {
+                if let index = candidate.table.definition(named: key.name, hash: key.hash) {
+                    found = Target(context: .passUnretained(candidate), index: index, levels: levels)
+                    break
+                }
+                levels += 1
+            }
+            (targets + position).initialize(to: found)
+        }
+    }
+
+    deinit {
+        targets.deallocate()
+    }
+}
+
+/// What a route says about one field.
+@usableFromInline
+enum RoutedField {
+    /// The made singleton, declared as the field's type, is here.
+    case made(UnsafeRawPointer)
+    /// No context answers to the key.
+    case missing
+    /// Look it up by name.
+    case lookUp
+}
+
+extension InjectRequest {
+    /// The field's object straight from the route, when that is safe: the requesting definition
+    /// was made once (edges recorded), every context up to the target is open, the target is a
+    /// synchronous definition declared as `type`.
+    @usableFromInline
+    func routed(_ type: ObjectIdentifier) -> RoutedField {
+        guard let target, requester.index >= 0 else { return .lookUp }
+        let requesterMadeOnce = requester.context._withUnsafeGuaranteedRef { $0.records[requester.index].edgesRecorded.load(ordering: .relaxed) }
+        guard requesterMadeOnce else { return .lookUp }
+        var current: Unmanaged<ApplicationContext>? = requester.context
+        for _ in 0...target.pointee.levels {
+            guard let context = current else { return .lookUp }
+            let (closed, parent) = context._withUnsafeGuaranteedRef { ($0.isClosed, $0.parentRef) }
+            if closed { return .lookUp }
+            current = parent
+        }
+        guard let context = target.pointee.context else { return .missing }
+        return context._withUnsafeGuaranteedRef { context in
+            let index = target.pointee.index
+            guard context.records[index].typeID == type, !context.records[index].isAsync,
+                  let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
+            return .made(made)
+        }
+    }
+}
