@@ -20,8 +20,8 @@ public final class ApplicationContext: Sendable {
     public let parent: ApplicationContext?
     /// `parent`, unretained, for walking the chain without retaining every context on it (two
     /// threads retaining one parent would write to its reference count on every lookup).
-    // Safe: `parent` keeps it alive for as long as this context.
-    nonisolated(unsafe) let parentRef: Unmanaged<ApplicationContext>?
+    /// (`parent` keeps it alive for as long as this context.)
+    let parentRef: Unmanaged<ApplicationContext>?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
     let table: NameTable
