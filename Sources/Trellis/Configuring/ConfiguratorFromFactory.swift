@@ -25,15 +25,13 @@ public struct ConfiguratorFromFactory: Sendable {
     let table: NameTable
     /// Indexes of the eager singletons, in declaration order.
     let eagerDefinitions: [Int]
-    /// Per definition: the declared type of its objects, to type-check a made singleton with one
-    /// comparison.
-    let objectTypeIDs: ContiguousArray<ObjectIdentifier>
 
     /// Collects and checks `factory`'s definitions.
     ///
     /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order.
     public init(_ factory: some ObjectFactory) throws(ContextError) {
-        try self.init(name: factory.contextName, factory.definitions, overrides: nil)
+        var sink = ProblemSink(collecting: false)
+        try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: type(of: factory), sink: &sink)
     }
 
     /// Collects `factory`'s definitions and replaces the closure and scope of each one that
@@ -42,18 +40,29 @@ public struct ConfiguratorFromFactory: Sendable {
     /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:)`` when `overriding` defines a
     ///   key `factory` does not, and every error of ``init(_:)``.
     public init(_ factory: some ObjectFactory, overriding: some ObjectFactory) throws(ContextError) {
-        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions)
+        var sink = ProblemSink(collecting: false)
+        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions, shapeOf: type(of: factory), sink: &sink)
     }
 
     init(name: String, _ collected: Definitions, overrides: Definitions?) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
-        try self.init(name: name, collected, overrides: overrides, sink: &sink)
+        try self.init(name: name, collected, overrides: overrides, shapeOf: nil, sink: &sink)
     }
 
-    private init(name: String, _ collected: Definitions, overrides: Definitions?, sink: inout ProblemSink) throws(ContextError) {
+    /// `shapeOf`: the factory's type, when the name table may be taken from (and kept in) the
+    /// cache of the last one built for that type (`NameTableCache`).
+    private init(name: String, _ collected: Definitions, overrides: Definitions?, shapeOf factoryType: Any.Type?, sink: inout ProblemSink) throws(ContextError) {
         contextName = name
         var definitions = collected.definitions
-        let table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name, sink: &sink)
+        let table: NameTable
+        if let factoryType, let cached = NameTableCache.table(for: factoryType, definitions, collected.aliasDeclarations) {
+            table = cached
+        } else {
+            table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name, sink: &sink)
+            if let factoryType, !sink.collecting {
+                NameTableCache.remember(table, for: factoryType, definitions, collected.aliasDeclarations)
+            }
+        }
         if let overrides {
             var seen = Set<String>()
             for replacement in overrides.definitions {
@@ -77,7 +86,6 @@ public struct ConfiguratorFromFactory: Sendable {
         self.definitions = definitions
         self.table = table
         eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
-        objectTypeIDs = ContiguousArray(definitions.map(\.maker.objectTypeID))
     }
 
     /// A configurator built despite naming problems (each offending name left out), with every
@@ -85,7 +93,7 @@ public struct ConfiguratorFromFactory: Sendable {
     static func collecting(name: String, _ collected: Definitions) -> (ConfiguratorFromFactory?, [ContextError]) {
         var sink = ProblemSink(collecting: true)
         do {
-            let configurator = try ConfiguratorFromFactory(name: name, collected, overrides: nil, sink: &sink)
+            let configurator = try ConfiguratorFromFactory(name: name, collected, overrides: nil, shapeOf: nil, sink: &sink)
             return (configurator, sink.problems)
         } catch {
             return (nil, sink.problems + [error])

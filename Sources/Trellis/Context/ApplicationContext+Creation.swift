@@ -259,6 +259,7 @@ extension ApplicationContext {
     /// - Throws: `contextClosed` when this context was closed while it was being made: it is
     ///   not published, and it is disposed.
     func finishInjecting(_ index: Int, _ resolution: Resolution) throws(ContextError) {
+        if try finishAlone(index, resolution) { return }
         var garbage: [AnyObject] = []
         var woken: [UnsafeContinuation<Void, Never>] = []
         var late: [AnyObject] = []
@@ -279,6 +280,27 @@ extension ApplicationContext {
         Lifecycle.disposeLate(late)
         withExtendedLifetime(garbage) {}
         if closedLate { throw closedError(looking: table.keys[index]) }
+    }
+
+    /// The common case of `finishInjecting`: the singleton is the only one its group is making,
+    /// so it is published at once, without the group's lists. `false` if it is not alone.
+    @inline(__always)
+    private func finishAlone(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Bool {
+        let lock = Coordinator.lock
+        lock.lock()
+        let group = resolution.group.root
+        guard group.pending.isEmpty, group.injectors.count == 1, group.injectors[0].resolution === resolution,
+              !isClosed, records[index].asyncWaiters.isEmpty else {
+            lock.unlock()
+            return false
+        }
+        group.injectors.removeAll(keepingCapacity: true)
+        records[index].madeOrder = Coordinator.nextSequence()
+        records[index].published.store(UnsafeRawPointer(records[index].box!.pointer), ordering: .releasing)
+        records[index].phase = .idle
+        lock.broadcast()
+        lock.unlock()
+        return true
     }
 
     /// Publishes every singleton of `group`. Called with the lock held; what to release, to
@@ -306,7 +328,7 @@ extension ApplicationContext {
             woken += context.wakeWaiters(index)
             garbage.append(context)
         }
-        group.pending = []
+        group.pending.removeAll(keepingCapacity: true)
     }
 
     /// The continuations of the tasks waiting for definition `index`. Called with the lock held.

@@ -34,8 +34,11 @@ public final class ApplicationContext: Sendable {
     /// 0 while open; 1 once `close()` began: every lookup on the context, and through it,
     /// throws `contextClosed`.
     let lifecycle = Atomic<UInt8>(0)
-    /// Dependency edges, the start-up log and other diagnostics.
-    let journal = ContextJournal()
+    /// Dependency edges, the start-up log and other diagnostics; guarded by `Coordinator.lock`
+    /// (see `ContextJournal`).
+    nonisolated(unsafe) var journalStorage = ContextJournal()
+    /// The journal's operations.
+    var journal: JournalAccess { JournalAccess(context: self) }
     /// The scratch context `validate()` runs in: it is not started, and problems injecting its
     /// objects are collected rather than thrown.
     let isValidation: Bool

@@ -36,6 +36,6 @@ struct DefinitionRecord: ~Copyable {
     }
 
     deinit {
-        injection.load(ordering: .acquiring)?.release()
+        if let route = injection.load(ordering: .acquiring), !route._withUnsafeGuaranteedRef(\.isShared) { route.release() }
     }
 }

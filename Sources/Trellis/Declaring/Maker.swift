@@ -282,17 +282,21 @@ class AnyBox: @unchecked Sendable {
 /// A made singleton of a definition whose objects are `Object`s.
 final class Box<Object>: AnyBox, @unchecked Sendable {
     // Safe: see `AnyBox`.
-    private static var byteCount: Int { (MemoryLayout<Object>.size + 63) & ~63 }
+    /// The allocation `pointer` lies in: enough for the value rounded up to whole cache lines,
+    /// plus a line of slack to align it (a plain allocation costs a third of an aligned one).
+    private let allocation: UnsafeMutableRawPointer
 
     init(_ value: Object) {
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: max(Self.byteCount, 64), alignment: max(64, MemoryLayout<Object>.alignment))
+        let size = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
+        allocation = .allocate(byteCount: size + 63, alignment: 16)
+        let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: allocation) + 63) & ~UInt(63))!
         storage.initializeMemory(as: Object.self, repeating: value, count: 1)
         super.init(typeID: ObjectIdentifier(Object.self), pointer: storage, isReference: type(of: value as Any) is AnyClass)
     }
 
     deinit {
         pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
-        pointer.deallocate()
+        allocation.deallocate()
     }
 
     override var anyValue: Any { pointer.assumingMemoryBound(to: Object.self).pointee }

@@ -102,11 +102,11 @@ extension ApplicationContext {
         } else {
             return (plan, nil)
         }
-        let made = Unmanaged.passRetained(InjectionRoute(plan, for: self, object: base))
+        let made = InjectionRoute.make(plan, for: self, object: base)
         if records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
             return (plan, made.takeUnretainedValue())
         }
-        made.release()
+        if !made._withUnsafeGuaranteedRef(\.isShared) { made.release() }
         return (plan, nil)
     }
 

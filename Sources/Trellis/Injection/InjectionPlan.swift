@@ -1,4 +1,5 @@
 @_spi(Reflection) import Swift
+import Synchronization
 
 /// What injecting an object of one type takes: the offsets of its `@Inject` fields (superclasses'
 /// included) and whether it wants `didInject`. Built once per type from reflection metadata and
@@ -77,6 +78,10 @@ final class InjectionPlan: @unchecked Sendable {
             return plan
         }
     }
+
+    /// The route of every definition making objects of this type when it has no fields: such a
+    /// route has no targets, so one serves every context (made once, immortal like the plan).
+    let sharedRoute = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
     /// The field whose wrapper lies `offset` bytes into an object of this type, if any.
     func field(atOffset offset: Int) -> Field? {

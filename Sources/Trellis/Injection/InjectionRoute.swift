@@ -21,9 +21,24 @@ final class InjectionRoute: @unchecked Sendable {
 
     let plan: InjectionPlan
     let targets: UnsafeMutablePointer<Target>
+    /// Shared by every context (a type without fields): never released by a record.
+    let isShared: Bool
 
-    init(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) {
+    /// The route of `plan`'s type for `context`, or the type's shared route when it has no
+    /// fields; retained for the caller either way.
+    static func make(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) -> Unmanaged<InjectionRoute> {
+        guard plan.fields.isEmpty else { return .passRetained(InjectionRoute(plan, for: context, object: base, isShared: false)) }
+        if let shared = plan.sharedRoute.load(ordering: .acquiring) { return shared }
+        let made = Unmanaged.passRetained(InjectionRoute(plan, for: context, object: base, isShared: true))
+        let (exchanged, original) = plan.sharedRoute.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        made.release()
+        return original!
+    }
+
+    private init(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer, isShared: Bool) {
         self.plan = plan
+        self.isShared = isShared
         targets = .allocate(capacity: max(plan.fields.count, 1))
         for (position, field) in plan.fields.enumerated() {
             let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
