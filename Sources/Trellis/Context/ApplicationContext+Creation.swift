@@ -185,6 +185,10 @@ extension ApplicationContext {
             abandon(index)
             throw error
         }
+        if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits) {
+            singletonMade(index, resolution)
+            return box
+        }
         let mark = beginInjecting(index, box, resolution)
         do {
             try maker.injectBox(box, self, index, resolution)
@@ -195,6 +199,30 @@ extension ApplicationContext {
         try finishInjecting(index, resolution)
         singletonMade(index, resolution)
         return box
+    }
+
+    /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs
+    /// no injecting phase: nobody can see it early, so it is published at once, in one round of
+    /// the lock, unless it belongs to a group that is still injecting others. `false` otherwise.
+    func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> Bool {
+        let plan = InjectionPlan.of(box.dynamicType)
+        guard plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0) else { return false }
+        let lock = Coordinator.lock
+        lock.lock()
+        let group = resolution.group.root
+        guard group.injectors.isEmpty, !isClosed else {
+            lock.unlock()
+            return false
+        }
+        records[index].box = box
+        records[index].madeOrder = Coordinator.nextSequence()
+        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+        records[index].phase = .idle
+        let woken = wakeWaiters(index)
+        lock.broadcast()
+        lock.unlock()
+        for continuation in woken { continuation.resume() }
+        return true
     }
 
     /// Bookkeeping after singleton `index` was made and injected, its frame still pushed.

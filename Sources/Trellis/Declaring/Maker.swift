@@ -273,6 +273,9 @@ class AnyBox: @unchecked Sendable {
 
     var anyValue: Any { fatalError("Trellis internal error: AnyBox.anyValue must be overridden") }
 
+    /// The value's dynamic type.
+    var dynamicType: Any.Type { fatalError("Trellis internal error: AnyBox.dynamicType must be overridden") }
+
     /// Copies the value into `result`, uninitialised memory of the box's type.
     func copy(into result: UnsafeMutableRawPointer) {
         fatalError("Trellis internal error: AnyBox.copy(into:) must be overridden")
@@ -300,6 +303,12 @@ final class Box<Object>: AnyBox, @unchecked Sendable {
     }
 
     override var anyValue: Any { pointer.assumingMemoryBound(to: Object.self).pointee }
+
+    override var dynamicType: Any.Type {
+        guard isReference, Object.self is AnyObject.Type else { return type(of: pointer.assumingMemoryBound(to: Object.self).pointee as Any) }
+        // A class reference: read its isa without copying the value out.
+        return Unmanaged<AnyObject>.fromOpaque(pointer.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { type(of: $0) }
+    }
 
     override func copy(into result: UnsafeMutableRawPointer) {
         result.initializeMemory(as: Object.self, repeating: pointer.assumingMemoryBound(to: Object.self).pointee, count: 1)

@@ -66,10 +66,33 @@ final class InjectionPlan: @unchecked Sendable {
 
     private static let cache = Locked<[ObjectIdentifier: InjectionPlan]>([:])
 
+    /// The last plan looked up for each of 256 hash classes of types: a lookup without a lock
+    /// for the types a program makes over and over (plans are immortal, so a slot may hold one
+    /// unretained).
+    // Safe: allocated once, never freed, and only ever accessed through the atomics it holds.
+    nonisolated(unsafe) private static let recent: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>> = {
+        let slots = UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>.allocate(capacity: 256)
+        for slot in 0..<256 { (slots + slot).initialize(to: Atomic(nil)) }
+        return slots
+    }()
+
     /// The plan of `type`, built on first use. Plans are never released, so callers may keep
     /// unretained references to them and point into their fields.
     static func of(_ type: Any.Type) -> InjectionPlan {
         let id = ObjectIdentifier(type)
+        // Metadata is at least 16-byte aligned: the bits above the lowest four pick the slot.
+        let bits = UInt(bitPattern: Int(bitPattern: id)) >> 4
+        let slot = recent + Int((bits ^ (bits >> 8)) & 255)
+        if let raw = slot.pointee.load(ordering: .acquiring) {
+            let plan = Unmanaged<InjectionPlan>.fromOpaque(raw).takeUnretainedValue()
+            if plan.typeID == id { return plan }
+        }
+        let plan = lookUp(type, id)
+        slot.pointee.store(UnsafeRawPointer(Unmanaged.passUnretained(plan).toOpaque()), ordering: .releasing)
+        return plan
+    }
+
+    private static func lookUp(_ type: Any.Type, _ id: ObjectIdentifier) -> InjectionPlan {
         if let plan = cache.withLock({ $0[id] }) { return plan }
         let plan = InjectionPlan(type)
         return cache.withLock { cache in
