@@ -105,6 +105,8 @@ final class InjectionPlan: @unchecked Sendable {
     /// The route of every definition making objects of this type when it has no fields: such a
     /// route has no targets, so one serves every context (made once, immortal like the plan).
     let sharedRoute = Atomic<Unmanaged<InjectionRoute>?>(nil)
+    /// Whether `PropertyNames` has learned where this type's fields are declared.
+    let namesLearned = Atomic<Bool>(false)
 
     /// The field whose wrapper lies `offset` bytes into an object of this type, if any.
     func field(atOffset offset: Int) -> Field? {

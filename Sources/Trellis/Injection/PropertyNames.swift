@@ -57,8 +57,15 @@ enum PropertyNames {
 
     /// Records the declaration site of each field of an object of `plan`'s type at `base`, once
     /// per type.
+    @inline(__always)
     static func learn(from plan: InjectionPlan, at base: UnsafeMutableRawPointer) {
-        guard !plan.fields.isEmpty, state.withLock({ !$0.learned.contains(plan.typeID) }) else { return }
+        guard !plan.fields.isEmpty, !plan.namesLearned.load(ordering: .relaxed) else { return }
+        learnOnce(from: plan, at: base)
+    }
+
+    @inline(never)
+    private static func learnOnce(from plan: InjectionPlan, at base: UnsafeMutableRawPointer) {
+        guard state.withLock({ !$0.learned.contains(plan.typeID) }) else { return plan.namesLearned.store(true, ordering: .relaxed) }
         var found: [(String, String)] = []
         for field in plan.fields {
             let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
@@ -68,6 +75,7 @@ enum PropertyNames {
             state.learned.insert(plan.typeID)
             for (site, name) in found { state.names[site] = name }
         }
+        plan.namesLearned.store(true, ordering: .relaxed)
     }
 
     /// The property's name, if it can be learned.
