@@ -35,6 +35,19 @@ extension ApplicationContext {
     /// - Throws: `contextClosed` when the walk reaches a closed context.
     @usableFromInline
     func _peek(named name: String, type: ObjectIdentifier, from requester: Requester?) throws(ContextError) -> Outcome {
+        // The common case, as `_object`'s hot path: an ASCII name of a made singleton of this
+        // context, declared as `type`.
+        if requester == nil, !isClosed {
+            let hash = NameTable.hash(name)
+            if hash != 0, let index = table.definition(named: name, hash: hash),
+               let made = records[index].published.load(ordering: .acquiring), records[index].typeID == type {
+                return .made(made)
+            }
+        }
+        return try _peekSlow(named: name, type: type, from: requester)
+    }
+
+    private func _peekSlow(named name: String, type: ObjectIdentifier, from requester: Requester?) throws(ContextError) -> Outcome {
         let key = NameTable.lookupKey(name)
         var levels = 0
         for context in chain {
@@ -86,7 +99,7 @@ extension ApplicationContext {
         } else {
             let box: AnyBox
             if records[index].published.load(ordering: .acquiring) != nil {
-                box = Coordinator.lock.withLock { records[index].box! }
+                box = Coordinator.lock.withLock { states[index].box! }
             } else {
                 box = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> AnyBox in
                     try await singletonBoxAsync(index, resolution)
@@ -103,7 +116,7 @@ extension ApplicationContext {
     /// Makes the object of definition `index` as its definition declares it, by an async lookup.
     func makeAnyAsync(_ index: Int, from requester: AsyncRequester?) async throws(ContextError) -> Any {
         if records[index].scope != .prototype, records[index].published.load(ordering: .acquiring) != nil {
-            return Coordinator.lock.withLock { records[index].box! }.anyValue
+            return Coordinator.lock.withLock { states[index].box! }.anyValue
         }
         return try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> Any in
             try await makeAnyAsync(index, resolution)
@@ -146,8 +159,12 @@ extension ApplicationContext {
                 throw error
             case .wait:
                 let waiter = AsyncWaiter()
-                records[index].asyncWaiters.append(waiter)
+                states[index].asyncWaiters.append(waiter)
                 resolution.waitingFor = .definition(.passUnretained(self), index)
+                if resolution.isAsync, !resolution.hasSuspended {
+                    resolution.markSuspended()
+                    lock.broadcast()
+                }
                 lock.unlock()
                 await withTaskCancellationHandler {
                     await waiter.suspend()
@@ -168,8 +185,8 @@ extension ApplicationContext {
     /// The task of `waiter` was cancelled: it stops waiting for definition `index`.
     private func stopWaiting(_ waiter: AsyncWaiter, _ index: Int) {
         let continuation = Coordinator.lock.withLock { () -> UnsafeContinuation<Void, Never>? in
-            if let position = records[index].asyncWaiters.firstIndex(where: { $0 === waiter }) {
-                records[index].asyncWaiters.remove(at: position)
+            if let position = states[index].asyncWaiters.firstIndex(where: { $0 === waiter }) {
+                states[index].asyncWaiters.remove(at: position)
             }
             return waiter.wake(cancelled: true)
         }

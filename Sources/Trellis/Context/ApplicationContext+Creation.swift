@@ -61,7 +61,8 @@ extension ApplicationContext {
 
     @inline(never)
     func prototypeCycle(_ index: Int, _ resolution: Resolution) -> ContextError {
-        .circularDependency(path: resolution.combinedPath + [table.keys[index]])
+        let prefix = resolution.isMaking(index, of: self, ownLookupOnly: true) ? resolution.path : resolution.combinedPath
+        return .circularDependency(path: prefix + [table.keys[index]])
     }
 
     /// Bookkeeping after a prototype of definition `index` was made, its frame still pushed.
@@ -115,6 +116,15 @@ extension ApplicationContext {
         }
     }
 
+    /// The keys of the waits that would close a cycle if `resolution` waited for definition
+    /// `index`, which something is making; `nil` if nothing is, or no cycle.
+    func cycle(_ index: Int, to resolution: Resolution) -> [String]? {
+        Coordinator.lock.withLock {
+            let phase = states[index].phase
+            return phase.isIdle ? nil : Coordinator.cycle(through: phase, to: resolution)
+        }
+    }
+
     /// What a lookup in `resolution` does about singleton `index` now. Called with the lock held.
     enum Claim {
         /// Made (or usable early): here it is.
@@ -127,20 +137,20 @@ extension ApplicationContext {
     }
 
     func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> Claim {
-        if records[index].published.load(ordering: .relaxed) != nil { return .made(records[index].box!) }
+        if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].box!) }
         if isClosed { return .failed(closedError(looking: table.keys[index])) }
-        let phase = records[index].phase
+        let phase = states[index].phase
         switch phase {
         case .idle:
             if waitsSynchronously && records[index].isAsync { return .failed(requiresAwait(index, resolution)) }
-            records[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
+            states[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
             return .claimed
         case let .deferred(group, _) where group.root === resolution.group.root:
             // Finished, waiting to be published with this lookup's own group.
-            return .made(records[index].box!)
+            return .made(states[index].box!)
         case .making, .injecting, .deferred:
             if let waited = Coordinator.cycle(through: phase, to: resolution) {
-                let cyclePath = resolution.combinedPath + [table.keys[index]] + waited
+                let cyclePath = resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [table.keys[index]] + waited
                 let ownerGroup: PublicationGroup
                 let shareable: Bool
                 switch phase {
@@ -156,7 +166,7 @@ extension ApplicationContext {
                 // A property cycle: the object exists, its properties are being injected.
                 guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
-                return .made(records[index].box!)
+                return .made(states[index].box!)
             }
             if waitsSynchronously {
                 // A synchronous caller never waits for async work: not for an async definition,
@@ -214,10 +224,10 @@ extension ApplicationContext {
             lock.unlock()
             return false
         }
-        records[index].box = box
-        records[index].madeOrder = Coordinator.nextSequence()
+        states[index].box = box
+        states[index].madeOrder = Coordinator.nextSequence()
         records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
-        records[index].phase = .idle
+        states[index].phase = .idle
         let woken = wakeWaiters(index)
         lock.broadcast()
         lock.unlock()
@@ -235,7 +245,7 @@ extension ApplicationContext {
     func abandon(_ index: Int) {
         var woken: [UnsafeContinuation<Void, Never>] = []
         Coordinator.lock.withLock {
-            records[index].phase = .idle
+            states[index].phase = .idle
             woken = wakeWaiters(index)
             Coordinator.lock.broadcast()
         }
@@ -247,8 +257,8 @@ extension ApplicationContext {
     func beginInjecting(_ index: Int, _ box: AnyBox, _ resolution: Resolution) -> UInt64 {
         let shareable = box.isReference
         return Coordinator.lock.withLock {
-            records[index].box = box
-            records[index].phase = .injecting(owner: resolution, depth: resolution.depth, shareable: shareable)
+            states[index].box = box
+            states[index].phase = .injecting(owner: resolution, depth: resolution.depth, shareable: shareable)
             resolution.group.root.injectors.append(.init(resolution: resolution, depth: resolution.depth))
             return Coordinator.nextSequence()
         }
@@ -258,26 +268,28 @@ extension ApplicationContext {
     /// (which may hold it), is dropped; the objects are released after the lock.
     func failInjecting(_ index: Int, _ resolution: Resolution, since mark: UInt64) {
         var garbage: [AnyObject] = []
+        var late: [AnyObject] = []
         var woken: [UnsafeContinuation<Void, Never>] = []
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
-            if let box = records[index].box.take() { garbage.append(box) }
-            records[index].phase = .idle
+            if let box = states[index].box.take() { garbage.append(box) }
+            states[index].phase = .idle
             woken += wakeWaiters(index)
             var kept: [PublicationGroup.Pending] = []
             for pending in group.pending {
                 guard pending.sequence > mark else { kept.append(pending); continue }
-                if let box = pending.context.records[pending.index].box.take() { garbage.append(box) }
-                pending.context.records[pending.index].phase = .idle
+                if let box = pending.context.states[pending.index].box.take() { garbage.append(box) }
+                pending.context.states[pending.index].phase = .idle
                 woken += pending.context.wakeWaiters(pending.index)
                 garbage.append(pending.context)
             }
             group.pending = kept
-            if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken) }
+            if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
             Coordinator.lock.broadcast()
         }
         for continuation in woken { continuation.resume() }
+        Lifecycle.disposeLate(late)
         withExtendedLifetime(garbage) {}
     }
 
@@ -295,9 +307,9 @@ extension ApplicationContext {
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
-            guard case let .injecting(_, _, shareable) = records[index].phase else { return }
-            mine = records[index].box
-            records[index].phase = .deferred(group: group, shareable: shareable)
+            guard case let .injecting(_, _, shareable) = states[index].phase else { return }
+            mine = states[index].box
+            states[index].phase = .deferred(group: group, shareable: shareable)
             group.pending.append(.init(context: self, index: index, sequence: Coordinator.nextSequence()))
             if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
             Coordinator.lock.broadcast()
@@ -318,14 +330,14 @@ extension ApplicationContext {
         lock.lock()
         let group = resolution.group.root
         guard group.pending.isEmpty, group.injectors.count == 1, group.injectors[0].resolution === resolution,
-              !isClosed, records[index].asyncWaiters.isEmpty else {
+              !isClosed, states[index].asyncWaiters.isEmpty else {
             lock.unlock()
             return false
         }
         group.injectors.removeAll(keepingCapacity: true)
-        records[index].madeOrder = Coordinator.nextSequence()
-        records[index].published.store(UnsafeRawPointer(records[index].box!.pointer), ordering: .releasing)
-        records[index].phase = .idle
+        states[index].madeOrder = Coordinator.nextSequence()
+        records[index].published.store(UnsafeRawPointer(states[index].box!.pointer), ordering: .releasing)
+        states[index].phase = .idle
         lock.broadcast()
         lock.unlock()
         return true
@@ -333,25 +345,19 @@ extension ApplicationContext {
 
     /// Publishes every singleton of `group`. Called with the lock held; what to release, to
     /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
-    static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [UnsafeContinuation<Void, Never>]) {
-        var late: [AnyObject] = []
-        publishAll(group, &garbage, &woken, late: &late)
-        garbage += late
-    }
-
     static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [UnsafeContinuation<Void, Never>], late: inout [AnyObject]) {
         for pending in group.pending {
             let context = pending.context, index = pending.index
             if context.isClosed {
                 // Made while its context was closing: never handed out by the context, and
                 // disposed by the lookup that made it.
-                if let box = context.records[index].box.take() { late.append(box) }
-                context.records[index].phase = .idle
+                if let box = context.states[index].box.take() { late.append(box) }
+                context.states[index].phase = .idle
             } else {
-                let box = context.records[index].box!
-                context.records[index].madeOrder = Coordinator.nextSequence()
+                let box = context.states[index].box!
+                context.states[index].madeOrder = Coordinator.nextSequence()
                 context.records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
-                context.records[index].phase = .idle
+                context.states[index].phase = .idle
             }
             woken += context.wakeWaiters(index)
             garbage.append(context)
@@ -361,9 +367,9 @@ extension ApplicationContext {
 
     /// The continuations of the tasks waiting for definition `index`. Called with the lock held.
     func wakeWaiters(_ index: Int) -> [UnsafeContinuation<Void, Never>] {
-        guard !records[index].asyncWaiters.isEmpty else { return [] }
-        let waiters = records[index].asyncWaiters
-        records[index].asyncWaiters = []
+        guard !states[index].asyncWaiters.isEmpty else { return [] }
+        let waiters = states[index].asyncWaiters
+        states[index].asyncWaiters = []
         return waiters.compactMap { $0.wake() }
     }
 }

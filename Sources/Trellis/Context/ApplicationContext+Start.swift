@@ -47,13 +47,13 @@ extension ApplicationContext {
         // (made or not), so whether the start succeeds never depends on timing.
         let concurrent = eager.filter { records[$0].isAsync }
         if !concurrent.isEmpty {
-            let outcomes = await withTaskGroup(of: (Int, Result<StartupReport.Entry, ContextError>).self) { group in
+            let outcomes = await withTaskGroup(of: (Int, Result<StartupReport.Entry?, ContextError>).self) { group in
                 for (position, index) in concurrent.enumerated() {
                     group.addTask {
                         (position, await self.startEager(index, clock: clock, began: began, outer: outer, restricted: true))
                     }
                 }
-                var outcomes: [(Int, Result<StartupReport.Entry, ContextError>)] = []
+                var outcomes: [(Int, Result<StartupReport.Entry?, ContextError>)] = []
                 for await outcome in group {
                     if case .failure = outcome.1 { group.cancelAll() }
                     outcomes.append(outcome)
@@ -63,7 +63,7 @@ extension ApplicationContext {
             var failures: [(Int, ContextError)] = []
             for (position, result) in outcomes {
                 switch result {
-                case let .success(entry): entries.append(entry)
+                case let .success(entry): if let entry { entries.append(entry) }
                 case let .failure(error): failures.append((position, error))
                 }
             }
@@ -75,7 +75,7 @@ extension ApplicationContext {
         for index in eager where !records[index].isAsync && !isMade(index) {
             switch await startEager(index, clock: clock, began: began, outer: outer, restricted: false) {
             case let .success(entry):
-                entries.append(entry)
+                if let entry { entries.append(entry) }
             case let .failure(error):
                 await disposeAfterFailedStartAsync()
                 throw error
@@ -86,7 +86,8 @@ extension ApplicationContext {
 
     /// Makes eager singleton `index` in a resolution of its own (nested in the closure that
     /// started this context, if any).
-    private func startEager(_ index: Int, clock: ContinuousClock, began: ContinuousClock.Instant, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry, ContextError> {
+    /// `nil` entry: another eager singleton made it first (it is listed in that one's `pulledIn`).
+    private func startEager(_ index: Int, clock: ContinuousClock, began: ContinuousClock.Instant, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry?, ContextError> {
         let collector = StartupCollector()
         let session = Session(startup: collector, restrictsAsyncOf: restricted ? self : nil)
         let resolution: Resolution
@@ -101,6 +102,7 @@ extension ApplicationContext {
         collector.begin(table.keys[index], of: self)
         do throws(ContextError) {
             _ = try await singletonBoxAsync(index, resolution)
+            guard collector.madeEager else { return .success(nil) }
             return .success(StartupReport.Entry(key: table.keys[index], start: start, end: clock.now - began, pulledIn: collector.takePulledIn()))
         } catch {
             return .failure(error)

@@ -77,27 +77,34 @@ extension ApplicationContext {
     private func typeMatches<T>(_ type: T.Type) throws(ContextError) -> [TypeMatch<T>] {
         if let cached: [TypeMatch<T>] = try cachedMatches() { return cached }
         var result: [TypeMatch<T>] = []
+        var complete = true
         for (context, index) in candidates(of: T.self) {
-            switch try context.kind(of: index, T.self, probing: { () throws(ContextError) -> Any in
-                try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any in try context.probe(index, resolution) }
+            switch try context.kind(of: index, T.self, probing: { () throws(ContextError) -> Any? in
+                try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any? in try context.probe(index, resolution) }
             }, making: { () throws(ContextError) -> AnyBox in
                 try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox in try context.singletonBox(index, resolution, thread) }
             }) {
             case .no: continue
+            case .unknown: complete = false
             case let .yes(value): result.append(TypeMatch(context: context, index: index, value: value))
             }
         }
-        cache(result)
+        if complete { cache(result) }
         return result
     }
 
     private func typeMatchesAsync<T>(_ type: T.Type) async throws(ContextError) -> [TypeMatch<T>] {
         if let cached: [TypeMatch<T>] = try cachedMatches() { return cached }
         var result: [TypeMatch<T>] = []
+        var complete = true
         for (context, index) in candidates(of: T.self) {
-            if case let .yes(value) = try await context.kindAsync(of: index, T.self) { result.append(TypeMatch(context: context, index: index, value: value)) }
+            switch try await context.kindAsync(of: index, T.self) {
+            case .no: continue
+            case .unknown: complete = false
+            case let .yes(value): result.append(TypeMatch(context: context, index: index, value: value))
+            }
         }
-        cache(result)
+        if complete { cache(result) }
         return result
     }
 
@@ -122,10 +129,12 @@ extension ApplicationContext {
         case no
         /// A `T`; its value when it is a singleton (made now if it was not).
         case yes(T?)
+        /// Not known now (a prototype an outer lookup is making): left out, and nothing cached.
+        case unknown
     }
 
     /// Whether definition `index` makes `T`s, finding out synchronously.
-    private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any, making: () throws(ContextError) -> AnyBox) throws(ContextError) -> Kind<T> {
+    private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox) throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
         let declared = maker(index).declaresKind(of: T.self)
         if records[index].scope.isSingleton {
@@ -138,7 +147,8 @@ extension ApplicationContext {
         if declared { return .yes(nil) }
         if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
         if records[index].isAsync { throw requiresAwait(index, nil) }
-        return probed(index, try probing(), T.self)
+        guard let probe = try probing() else { return .unknown }
+        return probed(index, probe, T.self)
     }
 
     /// What a type probe of prototype `index` says, remembered; the probe itself is the made
@@ -162,18 +172,26 @@ extension ApplicationContext {
         }
         if declared { return .yes(nil) }
         if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
-        let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any in
-            try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
+        let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
+            if resolution.isMaking(index, of: self) && !resolution.isMaking(index, of: self, ownLookupOnly: true) { return nil }
+            return try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
                 try await maker.probeAsync(self, index, resolution)
             }
         }
+        guard let probe else { return .unknown }
         return probed(index, probe, T.self)
     }
 
-    /// Runs prototype `index`'s closure only (a type probe), with its frame on the path.
-    private func probe(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+    /// Runs prototype `index`'s closure only (a type probe), with its frame on the path; `nil`
+    /// when a lookup this one runs inside of is making it right now (from its `didInject`, say):
+    /// its kind stays unknown, and it is left out, rather than reported as a cycle that is not
+    /// in the user's code.
+    private func probe(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any? {
         if records[index].isAsync { throw requiresAwait(index, resolution) }
-        if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        if resolution.isMaking(index, of: self) {
+            if resolution.isMaking(index, of: self, ownLookupOnly: true) { throw prototypeCycle(index, resolution) }
+            return nil
+        }
         let thread = ThreadState.current
         resolution.push(self, index, injectInits: thread.injectInits)
         defer { thread.injectInits = resolution.pop() }

@@ -30,6 +30,10 @@ public final class ApplicationContext: Sendable {
     // read without the lock are immutable or atomics, the others are guarded by
     // `Coordinator.lock` (see `DefinitionRecord`).
     nonisolated(unsafe) let records: UnsafeMutablePointer<DefinitionRecord>
+    /// Per definition: its creation state.
+    // Safe: allocated and initialised in init, deinitialised and freed in deinit; every access
+    // holds `Coordinator.lock`.
+    nonisolated(unsafe) let states: UnsafeMutablePointer<CreationState>
     let count: Int
     /// 0 while open; 1 once `close()` began: every lookup on the context, and through it,
     /// throws `contextClosed`.
@@ -112,12 +116,16 @@ public final class ApplicationContext: Sendable {
         for (index, definition) in configurator.definitions.enumerated() {
             (records + index).initialize(to: DefinitionRecord(definition.maker, scope: definition.scope))
         }
+        states = .allocate(capacity: max(count, 1))
+        states.initialize(repeating: CreationState(), count: count)
         self.isValidation = isValidation
     }
 
     deinit {
         records.deinitialize(count: count)
         records.deallocate()
+        states.deinitialize(count: count)
+        states.deallocate()
     }
 
     /// The keys of this context's own definitions, in declaration order.

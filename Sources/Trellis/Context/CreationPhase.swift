@@ -26,9 +26,12 @@ enum CreationPhase {
         }
     }
 
-    /// Whether ending this phase may have to wait for work that suspends.
+    /// Whether ending this phase waits for work that has suspended: an async lookup making a
+    /// synchronous definition suspends only when the object needs async work (an async
+    /// definition, or a wait for another task); until then a synchronous caller may wait for it
+    /// like for any synchronous making.
     var mayAwait: Bool {
-        blockers.contains { $0.resolution.isAsync }
+        blockers.contains { $0.resolution.hasSuspended }
     }
 }
 
@@ -41,7 +44,7 @@ enum WaitTarget {
     /// The target's phase. Called with `Coordinator.lock` held.
     var phase: CreationPhase {
         switch self {
-        case let .definition(context, index): context._withUnsafeGuaranteedRef { $0.records[index].phase }
+        case let .definition(context, index): context._withUnsafeGuaranteedRef { $0.states[index].phase }
         case let .lazyProperty(slot): slot.phase
         }
     }

@@ -18,16 +18,6 @@ struct DefinitionRecord: ~Copyable {
     /// How to inject the objects it makes (of the type it made first), retained; set once.
     let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
-    // Guarded by `Coordinator.lock`:
-    var phase = CreationPhase.idle
-    /// The singleton, from the end of its closure on; published when `published` is set.
-    /// Never released while the lock is held (its `deinit` is user code).
-    var box: AnyBox?
-    /// Tasks waiting for this singleton.
-    var asyncWaiters: [AsyncWaiter] = []
-    /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
-    var madeOrder: UInt64 = 0
-
     init(_ maker: AnyMaker, scope: Scope) {
         typeID = maker.objectTypeID
         self.maker = .passUnretained(maker)
@@ -38,4 +28,19 @@ struct DefinitionRecord: ~Copyable {
     deinit {
         if let route = injection.load(ordering: .acquiring), !route._withUnsafeGuaranteedRef(\.isShared) { route.release() }
     }
+}
+
+/// The creation state of one definition, guarded by `Coordinator.lock`: in a buffer of its own,
+/// beside the records, because writing it through a record would be (to the thread sanitizer,
+/// and to the language's exclusivity rules) a write to the whole record, which lock-free
+/// lookups read at the same time.
+struct CreationState {
+    var phase = CreationPhase.idle
+    /// The singleton, from the end of its closure on; published when the record's `published`
+    /// is set. Never released while the lock is held (its `deinit` is user code).
+    var box: AnyBox?
+    /// Tasks waiting for this singleton.
+    var asyncWaiters: [AsyncWaiter] = []
+    /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
+    var madeOrder: UInt64 = 0
 }

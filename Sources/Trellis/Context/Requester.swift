@@ -44,6 +44,11 @@ struct Requester {
         let isSafe = found.records[index].scope == .eagerSingleton && !session.isStarting(found)
         guard !isSafe else { return }
         let key = found.table.keys[index]
+        // A cycle that crosses from synchronous to async code is a cycle first.
+        if resolution.isMaking(index, of: found) { throw found.prototypeCycle(index, resolution) }
+        if session.restrictsAsync, let waited = found.cycle(index, to: resolution) {
+            throw .circularDependency(path: resolution.path + [key] + waited)
+        }
         let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))
         if session.restrictsAsync { throw problem }
         session.problems?.add(problem, foundIn: context._withUnsafeGuaranteedRef { $0.table.keys[self.index] })

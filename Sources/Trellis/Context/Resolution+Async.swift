@@ -66,6 +66,7 @@ extension Resolution {
 
     /// Runs an async closure of `resolution` with its frame as the task's active frame.
     static func withAsyncActive<R>(_ resolution: Resolution, _ body: () async throws -> R) async throws -> R {
+        resolution.willSuspend()
         asyncCallouts.add(1, ordering: .relaxed)
         defer { asyncCallouts.subtract(1, ordering: .relaxed) }
         return try await $activeFrame.withValue(ActiveFrame(resolution: resolution, depth: resolution.depth), operation: body)

@@ -57,6 +57,9 @@ final class Resolution: @unchecked Sendable {
     var children: [Resolution] = []
     /// Where the singletons it makes wait to be published (see `PublicationGroup`).
     var group: PublicationGroup
+    /// An async resolution that has suspended (or is about to) while making something: a
+    /// synchronous caller inside a task must not block for what it is making.
+    private(set) var hasSuspended = false
 
     /// A thread's reusable home resolution.
     init(home: Void) {
@@ -115,6 +118,19 @@ final class Resolution: @unchecked Sendable {
         }
     }
 
+    /// Notes that this async resolution is about to suspend inside a making: synchronous callers
+    /// blocked on what it makes are woken to decide again (see `CreationPhase.mayAwait`).
+    func willSuspend() {
+        guard isAsync, !hasSuspended else { return }
+        Coordinator.lock.withLock {
+            hasSuspended = true
+            Coordinator.lock.broadcast()
+        }
+    }
+
+    /// `willSuspend` for a caller that holds the lock.
+    func markSuspended() { hasSuspended = true }
+
     /// Makes a spare nested resolution ready for another call inside `outer`.
     func reuse(nestedIn outer: Resolution, attachDepth: Int) {
         session = .plain
@@ -165,16 +181,33 @@ final class Resolution: @unchecked Sendable {
     }
 
     /// Whether definition `index` of `context` is being made by this lookup or one it is part
-    /// of (continuations and nested calls included): making it again would never end.
-    func isMaking(_ index: Int, of context: ApplicationContext) -> Bool {
+    /// of (continuations and nested calls included): making it again would never end. With
+    /// `ownLookupOnly`, only this lookup's own frames count (not those of a lookup it is nested in).
+    func isMaking(_ index: Int, of context: ApplicationContext, ownLookupOnly: Bool = false) -> Bool {
         var resolution: Resolution? = self
         var limit = depth
         while let current = resolution {
             for position in 0..<limit where current.frames[position].isDefinition(index, of: context) { return true }
+            if ownLookupOnly && current.isNested { return false }
             limit = current.attachDepth
             resolution = current.parent
         }
         return false
+    }
+
+    /// The path a cycle reported by this lookup starts with: its own path, or, when the cycle
+    /// runs through a lookup this one is nested in (`owner`, the one making what closes it, or
+    /// this lookup's own repeated definition found only there), the path through that one too.
+    func cyclePrefix(closedBy owner: Resolution?) -> [String] {
+        guard let owner else { return path }
+        var resolution: Resolution? = self
+        var crossedNesting = false
+        while let current = resolution {
+            if current === owner { return crossedNesting ? combinedPath : path }
+            if current.isNested { crossedNesting = true }
+            resolution = current.parent
+        }
+        return path
     }
 
     /// The keys this lookup is making, outermost first: its own frames after those of the

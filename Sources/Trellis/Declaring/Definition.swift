@@ -9,8 +9,9 @@ public struct Definition: Sendable {
     public internal(set) var scope: Scope
     /// Extra names given with ``aliases(_:)``, in the order written.
     public internal(set) var explicitAliases: [String]
-    let maker: AnyMaker
+    @usableFromInline let maker: AnyMaker
 
+    @usableFromInline
     init(key: String, scope: Scope, maker: AnyMaker) {
         self.key = key
         self.scope = scope

@@ -8,23 +8,28 @@
 @resultBuilder
 public enum DefinitionsBuilder {
     /// One definition.
-    public static func buildExpression(_ definition: Definition) -> Definitions {
+    public static func buildExpression(_ definition: consuming Definition) -> Definitions {
         Definitions(definition)
     }
 
     /// A group of definitions, e.g. another factory's `definitions`.
-    public static func buildExpression(_ definitions: Definitions) -> Definitions {
+    public static func buildExpression(_ definitions: consuming Definitions) -> Definitions {
         definitions
     }
 
     /// A definition that may be absent.
-    public static func buildExpression(_ definition: Definition?) -> Definitions {
+    public static func buildExpression(_ definition: consuming Definition?) -> Definitions {
         definition.map(Definitions.init) ?? Definitions()
     }
 
     /// A group that may be absent.
-    public static func buildExpression(_ definitions: Definitions?) -> Definitions {
+    public static func buildExpression(_ definitions: consuming Definitions?) -> Definitions {
         definitions ?? Definitions()
+    }
+
+    /// A body of one statement (a `for` loop's body, a branch): passed on as it is.
+    public static func buildBlock(_ component: consuming Definitions) -> Definitions {
+        component
     }
 
     /// Concatenates the statements of a body in order.
@@ -33,21 +38,21 @@ public enum DefinitionsBuilder {
     }
 
     /// An `if` without `else`.
-    public static func buildOptional(_ component: Definitions?) -> Definitions {
+    public static func buildOptional(_ component: consuming Definitions?) -> Definitions {
         component ?? Definitions()
     }
 
     /// The first branch of an `if`/`else` or `switch`.
-    public static func buildEither(first component: Definitions) -> Definitions { component }
+    public static func buildEither(first component: consuming Definitions) -> Definitions { component }
 
     /// The second branch of an `if`/`else` or `switch`.
-    public static func buildEither(second component: Definitions) -> Definitions { component }
+    public static func buildEither(second component: consuming Definitions) -> Definitions { component }
 
     /// The iterations of a `for`…`in`, concatenated in order.
-    public static func buildArray(_ components: [Definitions]) -> Definitions {
-        Definitions.joined(components)
+    public static func buildArray(_ components: consuming [Definitions]) -> Definitions {
+        Definitions.joined(consuming: components)
     }
 
     /// An `if #available` branch.
-    public static func buildLimitedAvailability(_ component: Definitions) -> Definitions { component }
+    public static func buildLimitedAvailability(_ component: consuming Definitions) -> Definitions { component }
 }

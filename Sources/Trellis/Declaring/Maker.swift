@@ -3,6 +3,7 @@
 /// A class rather than a closure so that the context can make an object into memory of the
 /// caller's type without boxing it in an `Any`: `TypedMaker<Object>` knows `Object`, the caller
 /// knows `T`, and one identity comparison of the two types joins them.
+@usableFromInline
 class AnyMaker: @unchecked Sendable {
     // Safe: every stored property, here and in the subclass, is an immutable `let` of a
     // `Sendable` type; the class is non-final only so that `TypedMaker<Object>` can specialise it.
@@ -78,8 +79,10 @@ class AnyMaker: @unchecked Sendable {
 }
 
 /// The creation closure of a definition whose objects are `Object`s.
+@usableFromInline
 final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
     // Safe: see `AnyMaker`; the closure is immutable and `@Sendable`.
+    @usableFromInline
     enum Closure: Sendable {
         /// Looks up other objects through the resolver.
         case synchronous(@Sendable (Resolver) throws -> Object)
@@ -95,6 +98,7 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
 
     let closure: Closure
 
+    @usableFromInline
     init(_ closure: Closure) {
         self.closure = closure
         // A closure returning nothing defines an object of type `()`: the compiler only warns

@@ -6,6 +6,7 @@ extension ObjectFactory {
     /// createSingleton("pool") { r in try await DatabasePool.connect(try await r.object("config", as: Config.self)) }
     /// ```
     /// A synchronous lookup before it is made throws ``ContextError/requiresAwait(key:path:)``.
+    @inlinable
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
     ) -> Definition {
@@ -13,6 +14,7 @@ extension ObjectFactory {
     }
 
     /// An async lazy singleton whose closure needs no other object.
+    @inlinable
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () async throws -> Object
     ) -> Definition {
@@ -27,6 +29,7 @@ extension ObjectFactory {
     /// ```
     /// The synchronous initialiser of a factory that has one throws
     /// ``ContextError/requiresAwait(key:path:)`` before making anything.
+    @inlinable
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
     ) -> Definition {
@@ -34,6 +37,7 @@ extension ObjectFactory {
     }
 
     /// An async eager singleton whose closure needs no other object.
+    @inlinable
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () async throws -> Object
     ) -> Definition {
@@ -43,6 +47,7 @@ extension ObjectFactory {
     /// A prototype whose closure is async: a new instance on every async lookup.
     ///
     /// A synchronous lookup of it always throws ``ContextError/requiresAwait(key:path:)``.
+    @inlinable
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
     ) -> Definition {
@@ -50,6 +55,7 @@ extension ObjectFactory {
     }
 
     /// An async prototype whose closure needs no other object.
+    @inlinable
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable () async throws -> Object
     ) -> Definition {

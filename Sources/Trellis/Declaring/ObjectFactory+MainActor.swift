@@ -12,6 +12,7 @@ extension ObjectFactory {
     ///
     /// - Throws (at a synchronous lookup off the main actor):
     ///   ``ContextError/creationFailed(key:path:underlying:)`` with a ``MainActorRequired`` error.
+    @inlinable
     public func createMainActorSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
@@ -19,6 +20,7 @@ extension ObjectFactory {
     }
 
     /// A lazy main-actor singleton whose closure needs no other object.
+    @inlinable
     public func createMainActorSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable () throws -> Object
     ) -> Definition {
@@ -27,6 +29,7 @@ extension ObjectFactory {
 
     /// An eager singleton made on the main actor when the context starts: start the context on
     /// the main actor, or with `try await` (which hops to the main actor to make it).
+    @inlinable
     public func createMainActorEagerSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
@@ -34,6 +37,7 @@ extension ObjectFactory {
     }
 
     /// An eager main-actor singleton whose closure needs no other object.
+    @inlinable
     public func createMainActorEagerSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable () throws -> Object
     ) -> Definition {
@@ -42,6 +46,7 @@ extension ObjectFactory {
 
     /// A prototype made on the main actor: every synchronous lookup must come from the main
     /// actor; async lookups hop to it.
+    @inlinable
     public func createMainActorPrototype<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
@@ -49,6 +54,7 @@ extension ObjectFactory {
     }
 
     /// A main-actor prototype whose closure needs no other object.
+    @inlinable
     public func createMainActorPrototype<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable () throws -> Object
     ) -> Definition {

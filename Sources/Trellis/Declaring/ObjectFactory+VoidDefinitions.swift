@@ -11,36 +11,42 @@
 extension ObjectFactory {
     /// Rejected: a lazy singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
+    @inlinable
     public func createSingleton(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
         Definition(key: key, scope: .singleton, maker: TypedMaker(.independent(make)))
     }
 
     /// Rejected: a lazy singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
+    @inlinable
     public func createSingleton(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
         Definition(key: key, scope: .singleton, maker: TypedMaker(.asyncIndependent(make)))
     }
 
     /// Rejected: an eager singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
+    @inlinable
     public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
         Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.independent(make)))
     }
 
     /// Rejected: an eager singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
+    @inlinable
     public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
         Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.asyncIndependent(make)))
     }
 
     /// Rejected: a prototype whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
+    @inlinable
     public func createPrototype(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
         Definition(key: key, scope: .prototype, maker: TypedMaker(.independent(make)))
     }
 
     /// Rejected: a prototype whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
+    @inlinable
     public func createPrototype(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
         Definition(key: key, scope: .prototype, maker: TypedMaker(.asyncIndependent(make)))
     }

@@ -31,6 +31,7 @@ extension ObjectFactory {
     ///
     /// Lookups through the ``Resolver`` resolve in the context that owns this definition. What the
     /// closure throws surfaces as ``ContextError/creationFailed(key:path:underlying:)``.
+    @inlinable
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
@@ -38,6 +39,7 @@ extension ObjectFactory {
     }
 
     /// A lazy singleton whose closure needs no other object.
+    @inlinable
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
@@ -47,6 +49,7 @@ extension ObjectFactory {
     /// An eager singleton: made when the context starts, in declaration order.
     ///
     /// A failure while making it makes the context's initialiser throw.
+    @inlinable
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
@@ -54,6 +57,7 @@ extension ObjectFactory {
     }
 
     /// An eager singleton whose closure needs no other object.
+    @inlinable
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
@@ -61,6 +65,7 @@ extension ObjectFactory {
     }
 
     /// A prototype: a new instance on every lookup; the context keeps no reference to it.
+    @inlinable
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
@@ -68,6 +73,7 @@ extension ObjectFactory {
     }
 
     /// A prototype whose closure needs no other object.
+    @inlinable
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {

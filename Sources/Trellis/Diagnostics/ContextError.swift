@@ -41,7 +41,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     case invalidDefinition(key: String, reason: String, context: String)
     /// A synchronous call needs the async definition `key`, which is not made yet (or, during an
     /// async start's concurrent phase, is async at all); or a synchronous `close()` met an
-    /// ``AsyncDisposable`` singleton.
+    /// ``AsyncDisposable`` singleton (then `path` is `["close()", key]`).
     case requiresAwait(key: String, path: [String])
     /// A lookup on (or through) `context` after its `close()` began.
     case contextClosed(context: String, key: String)
@@ -134,8 +134,10 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             return "Several objects are of type \(type): \(candidates.map { "'\($0)'" }.joined(separator: ", ")). Look one up by key, or use objects(of:)."
         case let .invalidDefinition(key, reason, context):
             return "Invalid definition '\(key)' in context '\(context)': \(reason)"
+        case let .requiresAwait(key, path) where path.first == "close()":
+            return "'\(key)' is AsyncDisposable, so a synchronous close() cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`."
         case let .requiresAwait(key, path):
-            return "'\(key)' is async and not made yet, so a synchronous call cannot have it\(Self.pathSuffix(path)). Look it up with `try await`, or make it an eager singleton and start the context with `try await ApplicationContext(…)`."
+            return "'\(key)' needs an async lookup, so a synchronous call cannot have it\(Self.pathSuffix(path)): it is async and not made yet (or being made, or made while the context's async eager singletons start, when synchronous closures never get async definitions). Look it up with `try await` (from an async closure, if a closure needs it), or make it an eager singleton and start the context with `try await ApplicationContext(…)`."
         case let .contextClosed(context, key):
             return "Context '\(context)' is closed: cannot look up '\(key)'. Look objects up before closing the context, or in a context that is still open."
         case let .disposalFailed(context, failures):

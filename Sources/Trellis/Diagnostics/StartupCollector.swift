@@ -5,6 +5,9 @@ final class StartupCollector: Sendable {
         var pulledIn: [String] = []
         /// The eager singleton itself, which is not "pulled in".
         var eager: (context: ObjectIdentifier, key: String)?
+        /// Whether this collector's own lookup made the eager singleton (rather than finding it
+        /// made by another, which lists it as pulled in).
+        var madeEager = false
     }
 
     private let state = Locked(State())
@@ -25,8 +28,14 @@ final class StartupCollector: Sendable {
     /// An object was made while the eager singleton was made.
     func pulledIn(_ key: String, of context: ApplicationContext) {
         state.withLock { state in
-            if let eager = state.eager, eager.context == ObjectIdentifier(context), eager.key == key { return }
+            if let eager = state.eager, eager.context == ObjectIdentifier(context), eager.key == key {
+                state.madeEager = true
+                return
+            }
             state.pulledIn.append("\(context.name).\(key)")
         }
     }
+
+    /// Whether the eager singleton was made by the lookup this collector belongs to.
+    var madeEager: Bool { state.withLock { $0.madeEager } }
 }

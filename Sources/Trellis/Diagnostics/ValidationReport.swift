@@ -120,6 +120,9 @@ extension ApplicationContext {
                 collector.add(error, foundIn: error.path.dropLast().last ?? configurator.definitions[index].key)
             }
         }
+        // What validation made is disposed like a failed start's objects: a pool opened to check
+        // the factory is closed again.
+        scratch.disposeAfterFailedStart()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }
 
@@ -145,6 +148,7 @@ extension ApplicationContext {
             }
             resolution.release()
         }
+        await scratch.disposeAfterFailedStartAsync()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }
 }

@@ -153,6 +153,9 @@ extension ApplicationContext {
     /// `apply` for an async injection: a property whose object must be made by an async lookup
     /// is looked up with `await` and then stored.
     private func applyAsync(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
+        if index >= 0, !records[index].isAsync, resolution.session.problems != nil {
+            reportSynchronousInjections(plan, at: base, of: index, resolution)
+        }
         for position in plan.fields.indices {
             let field = plan.fields.baseAddress! + position
             let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
@@ -163,6 +166,7 @@ extension ApplicationContext {
                     try header.pointee.fill(base + field.pointee.offset, request, nil)
                 }
                 if !filled {
+                    resolution.willSuspend()
                     let key = header.pointee.key ?? field.pointee.property
                     let requester = AsyncRequester(self, index, resolution, label: field)
                     var value = try await _objectAnyAsync(named: key, from: requester)
@@ -178,6 +182,24 @@ extension ApplicationContext {
         }
         PropertyNames.learn(from: plan, at: base)
         if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+    }
+
+    /// While validating: an object of synchronous definition `index` is injected synchronously
+    /// when a synchronous lookup makes it, so each of its properties naming an async definition
+    /// that timing could leave unmade is a `requiresAwait` waiting to happen, even though this
+    /// (async) validation can make it.
+    private func reportSynchronousInjections(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, of index: Int, _ resolution: Resolution) {
+        for field in plan.fields {
+            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            guard header.pointee.isPending, !header.pointee.isLazy else { continue }
+            let key = NameTable.lookupKey(header.pointee.key ?? field.property)
+            guard let found = chain.lazy.compactMap({ context in context.table.definition(named: key.name, hash: key.hash).map { (context, $0) } }).first,
+                  found.0.records[found.1].isAsync else { continue }
+            let safe = found.0.records[found.1].scope == .eagerSingleton && !resolution.session.isStarting(found.0)
+            guard !safe else { continue }
+            let target = found.0.table.keys[found.1]
+            resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: table.keys[index])
+        }
     }
 
     private func request(_ plan: InjectionPlan, _ field: UnsafePointer<InjectionPlan.Field>, _ target: UnsafePointer<InjectionRoute.Target>?, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {

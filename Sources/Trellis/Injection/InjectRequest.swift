@@ -14,6 +14,9 @@ struct InjectRequest {
     /// The field's target in the injecting definition's route, if it has one.
     @usableFromInline let target: UnsafePointer<InjectionRoute.Target>?
 
+    /// The definition whose object is injected; -1 for `inject(into:)`.
+    @usableFromInline var requesterIndex: Int { requester.index }
+
     /// The property's name, the key unless the wrapper names one.
     @usableFromInline var property: String { field.pointee.property }
     @usableFromInline var ownerName: String { plan._withUnsafeGuaranteedRef { $0.typeName } }

@@ -18,6 +18,11 @@ final class LazyInjection<Value>: @unchecked Sendable {
     private let declaration: PropertyDeclaration?
     private let file: StaticString
     private let line: UInt
+    /// The definition whose object holds the property (`-1`: none, e.g. `inject(into:)`): its
+    /// first read records the dependency edge, for the graph and the disposal order.
+    private let requester: Int
+    /// The property's name, labelling that edge.
+    private let property: String?
     /// First read takes part in the context's exactly-once and cycle detection like a singleton,
     /// so a lookup that comes back to this property is reported instead of hanging.
     private let slot: LazyInjectionSlot
@@ -25,8 +30,10 @@ final class LazyInjection<Value>: @unchecked Sendable {
 
     /// A `.lazy` property of an injected object.
     @usableFromInline
-    init(context: ApplicationContext, key: String, fallback: Value?, property: String, file: StaticString, line: UInt) {
+    init(context: ApplicationContext, key: String, fallback: Value?, property: String, requester: Int, file: StaticString, line: UInt) {
         self.context = context
+        self.requester = requester
+        self.property = property
         self.contextName = context.name
         self.key = key
         self.fallback = fallback
@@ -45,6 +52,8 @@ final class LazyInjection<Value>: @unchecked Sendable {
         self.key = key
         self.fallback = fallback
         self.isFromCurrent = true
+        self.requester = -1
+        self.property = nil
         self.declaration = declaration
         self.file = declaration.file
         self.line = declaration.line
@@ -122,7 +131,7 @@ final class LazyInjection<Value>: @unchecked Sendable {
             return .claimed
         }
         if let waited = Coordinator.cycle(through: slot.phase, to: resolution) {
-            return .failed(.circularDependency(path: resolution.combinedPath + [slot.name] + waited))
+            return .failed(.circularDependency(path: resolution.cyclePrefix(closedBy: slot.phase.blockers.first?.resolution) + [slot.name] + waited))
         }
         return .wait
     }
@@ -164,14 +173,26 @@ final class LazyInjection<Value>: @unchecked Sendable {
     private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
         let context = try liveContext()
         let key = try resolvedKey(in: context, naming)
-        if context.contains(key) { return try context.object(key, as: Value.self) }
+        if context.contains(key) {
+            recordEdge(to: key, in: context)
+            return try context.object(key, as: Value.self)
+        }
         return try missing(key, naming)
+    }
+
+    /// The owner's definition depends on what the property names, from its first read on.
+    private func recordEdge(to key: String, in context: ApplicationContext) {
+        guard requester >= 0, let found = try? context.locateOpen(key, from: nil) else { return }
+        context.journal.record(Edge(from: requester, levels: found.levels, to: found.index, label: property))
     }
 
     private func lookUpAsync(_ naming: PropertyNaming?) async throws(ContextError) -> Value {
         let context = try liveContext()
         let key = try resolvedKey(in: context, naming)
-        if context.contains(key) { return try await context.object(key, as: Value.self) }
+        if context.contains(key) {
+            recordEdge(to: key, in: context)
+            return try await context.object(key, as: Value.self)
+        }
         return try missing(key, naming)
     }
 

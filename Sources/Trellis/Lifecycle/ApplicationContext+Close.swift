@@ -28,7 +28,13 @@ extension ApplicationContext {
             case .closed:
                 lock.unlock()
                 return
-            case .closing:
+            case let .closing(_, mayAwait):
+                // Waiting for async disposals would block a thread for async work (a thread
+                // of the task pool, possibly one the disposals need).
+                if mayAwait {
+                    lock.unlock()
+                    throw Self.closeRequiresAwait(name)
+                }
                 lock.wait()
                 lock.unlock()
                 continue
@@ -39,12 +45,11 @@ extension ApplicationContext {
             lock.unlock()
             // The casts run without the lock; a singleton published meanwhile means looking again.
             if let first = snapshot.first(where: { $0.box.anyValue is AsyncDisposable }) {
-                let key = table.keys[first.index]
-                throw .requiresAwait(key: key, path: [key])
+                throw Self.closeRequiresAwait(table.keys[first.index])
             }
             let began = lock.withLock { () -> Bool in
                 guard case .open = closing, madeSingletons().count == snapshot.count else { return false }
-                closing = .closing(waiters: [])
+                closing = .closing(waiters: [], mayAwait: false)
                 lifecycle.store(1, ordering: .releasing)
                 return true
             }
@@ -82,14 +87,14 @@ extension ApplicationContext {
         case .closed:
             lock.unlock()
             return
-        case let .closing(waiters):
+        case let .closing(waiters, mayAwait):
             let waiter = AsyncWaiter()
-            closing = .closing(waiters: waiters + [waiter])
+            closing = .closing(waiters: waiters + [waiter], mayAwait: mayAwait)
             lock.unlock()
             await waiter.suspend()
             return
         case .open:
-            closing = .closing(waiters: [])
+            closing = .closing(waiters: [], mayAwait: true)
             lifecycle.store(1, ordering: .releasing)
         }
         let made = madeSingletons()
@@ -99,6 +104,11 @@ extension ApplicationContext {
         }
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
+    }
+
+    /// The refusal of a synchronous `close()` that would have to await `key`'s disposal.
+    static func closeRequiresAwait(_ key: String) -> ContextError {
+        .requiresAwait(key: key, path: ["close()", key])
     }
 
     /// Disposes `made` in order, awaiting async disposals; returns what failed.
@@ -122,8 +132,8 @@ extension ApplicationContext {
     /// Every singleton this context made, with when it was made. Called with the lock held.
     private func madeSingletons() -> [DisposalOrder.Made] {
         (0..<count).compactMap { index in
-            guard records[index].scope != .prototype, records[index].published.load(ordering: .relaxed) != nil, let box = records[index].box else { return nil }
-            return DisposalOrder.Made(index: index, box: box, madeOrder: records[index].madeOrder)
+            guard records[index].scope != .prototype, records[index].published.load(ordering: .relaxed) != nil, let box = states[index].box else { return nil }
+            return DisposalOrder.Made(index: index, box: box, madeOrder: states[index].madeOrder)
         }
     }
 
@@ -131,7 +141,7 @@ extension ApplicationContext {
         let woken = Coordinator.lock.withLock { () -> [UnsafeContinuation<Void, Never>] in
             defer { closing = .closed }
             Coordinator.lock.broadcast()
-            guard case let .closing(waiters) = closing else { return [] }
+            guard case let .closing(waiters, _) = closing else { return [] }
             return waiters.compactMap { $0.wake() }
         }
         for continuation in woken { continuation.resume() }
@@ -143,7 +153,7 @@ extension ApplicationContext {
     func disposeAfterFailedStart() {
         let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
             lifecycle.store(1, ordering: .releasing)
-            closing = .closing(waiters: [])
+            closing = .closing(waiters: [], mayAwait: false)
             return madeSingletons()
         }
         var later: [DisposalOrder.Made] = []

@@ -1,8 +1,9 @@
 /// Where `close()` of one context stands. Guarded by `Coordinator.lock`.
 enum ClosingState {
     case open
-    /// Disposals are running; async closers that arrived meanwhile wait here.
-    case closing(waiters: [AsyncWaiter])
+    /// Disposals are running; async closers that arrived meanwhile wait here. `mayAwait`: the
+    /// disposals include async ones, which a synchronous closer must not block for.
+    case closing(waiters: [AsyncWaiter], mayAwait: Bool)
     case closed
 }
 
