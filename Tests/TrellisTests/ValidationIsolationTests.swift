@@ -47,11 +47,15 @@ enum IsoReach: String, Sendable, CaseIterable {
     case property
     /// Through `partner` first (a property cycle member of the parent).
     case partner
+    /// `try? app.object("service")` called directly on the real context (not the parent).
+    case directCall
 }
 
 private struct IsoChildFactory: ObjectFactory {
     var contextName: String { "Screen" }
     let reach: IsoReach
+    /// The real context a `.directCall` closure calls.
+    var app: ApplicationContext?
     var definitions: Definitions {
         switch reach {
         case .closure:
@@ -65,6 +69,8 @@ private struct IsoChildFactory: ObjectFactory {
                 _ = try r.object("partner", as: IsoPartner.self)
                 return IsoClient(service: nil)
             }
+        case .directCall:
+            createSingleton("client") { [app] in IsoClient(service: try? app?.object("service", as: IsoService.self)) }
         }
     }
 }
@@ -196,8 +202,8 @@ struct ValidationIsolationTests {
     @Test(arguments: IsoReach.allCases)
     func validatingAgainstALiveParentNeverPublishesItsHalfInjectedSingleton(reach: IsoReach) throws {
         let app = try ApplicationContext(IsoParentFactory())
-        let report = ApplicationContext.validate(IsoChildFactory(reach: reach), parent: app)
-        if reach != .swallowed {
+        let report = ApplicationContext.validate(IsoChildFactory(reach: reach, app: app), parent: app)
+        if reach != .swallowed && reach != .directCall {
             #expect(report.problems.contains { if case .unresolvedInjection(_, "missing", "missing") = $0 { true } else { false } }, "\(report)")
         }
         expectParentStillRefusesService(app, "after validate(_:parent:), reached by \(reach)")
@@ -206,7 +212,7 @@ struct ValidationIsolationTests {
     @Test(arguments: IsoReach.allCases)
     func validatingALiveChildNeverPublishesItsParentsHalfInjectedSingleton(reach: IsoReach) throws {
         let app = try ApplicationContext(IsoParentFactory())
-        let child = try ApplicationContext(IsoChildFactory(reach: reach), parent: app)
+        let child = try ApplicationContext(IsoChildFactory(reach: reach, app: app), parent: app)
         _ = child.validate()
         expectParentStillRefusesService(app, "after child.validate(), reached by \(reach)")
         #expect(throws: ContextError.self) { try child.object("service", as: IsoService.self) }
@@ -216,7 +222,7 @@ struct ValidationIsolationTests {
     @Test(arguments: IsoReach.allCases)
     func asyncValidationAgainstALiveParentNeverPublishesItsHalfInjectedSingleton(reach: IsoReach) async throws {
         let app = try await ApplicationContext(IsoParentFactory())
-        _ = await ApplicationContext.validate(IsoChildFactory(reach: reach), parent: app)
+        _ = await ApplicationContext.validate(IsoChildFactory(reach: reach, app: app), parent: app)
         expectParentStillRefusesService(app, "after async validate(_:parent:), reached by \(reach)")
     }
 
