@@ -222,3 +222,39 @@ struct ConcurrencyCreationTests {
         #expect(factory.slowMade.value == 1)
     }
 }
+
+// MARK: - Many tasks awaiting one async singleton (found while testing issue 10, point 9)
+
+private final class CreationAsyncThing: Sendable {}
+
+/// An async singleton that suspends once while it is made, so the other tasks wait for it.
+private struct CreationAsyncFactory: ObjectFactory {
+    let made = ConcurrencyCounter()
+    var definitions: Definitions {
+        createSingleton("thing") { [made] () async -> CreationAsyncThing in
+            made.increment()
+            await Task.yield()
+            return CreationAsyncThing()
+        }
+    }
+}
+
+extension ConcurrencyCreationTests {
+    // Run under the thread sanitizer: tasks that wait for the singleton register themselves on
+    // its record while others read the record's published pointer.
+    @Test func asyncSingletonAwaitedByManyTasksAtOnceIsMadeOnceForAll() async throws {
+        for round in 0..<50 {
+            let factory = CreationAsyncFactory()
+            let context = try await ApplicationContext(factory)
+            let identities = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+                for _ in 0..<40 {
+                    group.addTask { (try? await context.object("thing", as: CreationAsyncThing.self)).map(ObjectIdentifier.init) }
+                }
+                return await group.reduce(into: Set<ObjectIdentifier?>()) { $0.insert($1) }
+            }
+            let thing: CreationAsyncThing = try await context.object("thing")
+            #expect(identities == [ObjectIdentifier(thing)], "round \(round)")
+            #expect(factory.made.value == 1, "round \(round)")
+        }
+    }
+}

@@ -183,3 +183,80 @@ struct ConcurrencyMixedTests {
         }
     }
 }
+
+// MARK: - A synchronous lookup in a task while an async lookup makes a synchronous singleton
+
+private final class MixedGatedDependency: Sendable {}
+
+private final class MixedGatedOwner {
+    @Inject var gated: MixedGatedDependency
+}
+
+/// Only synchronous definitions: it validates cleanly, so no lookup may throw `requiresAwait`.
+/// `gated` holds its first making until the test opens `release`.
+private struct MixedGatedFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+    var definitions: Definitions {
+        createSingleton("owner") { MixedGatedOwner() }
+        createSingleton("gated") { [entered, release] () -> MixedGatedDependency in
+            entered.countDown()
+            release.wait()
+            return MixedGatedDependency()
+        }
+    }
+}
+
+/// A synchronous lookup, from whatever runs the caller (here: a task).
+private func mixedSynchronousLookUp(_ context: ApplicationContext, _ key: String) -> ContextError? {
+    do throws(ContextError) {
+        _ = try context.object(key, as: AnyObject.self)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+extension ConcurrencyMixedTests {
+    @Test func synchronousLookupInATaskOfASynchronousSingletonAnAsyncLookupIsMakingIsNotRequiresAwait() async throws {
+        // Found while testing issue 10, point 9 (main-actor definitions from many tasks): SPEC
+        // §11 says a factory that validates cleanly never throws requiresAwait at a lookup.
+        let opened = MixedGatedFactory()
+        opened.release.countDown()
+        #expect(await ApplicationContext.validate(opened).problems.isEmpty)
+        let factory = MixedGatedFactory()
+        let context = try await ApplicationContext(factory)
+        let maker = Task.detached { () async -> ContextError? in
+            do throws(ContextError) {
+                _ = try await context.object("owner", as: MixedGatedOwner.self)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try #require(factory.entered.wait(), "the async lookup never reached 'gated'")
+        // The async lookup is now injecting 'owner' (inside 'gated''s closure). A synchronous
+        // lookup from another task must wait for it (or make nothing), not claim 'owner' is async.
+        let starting = ConcurrencyLatch(count: 1)
+        let asker = Task.detached { () -> ContextError? in
+            starting.countDown()
+            return mixedSynchronousLookUp(context, "owner")
+        }
+        // Opens the gate once the asker is on its way; a thread, not a task: the maker and the
+        // asker may hold every thread of the cooperative pool. The asker usually reaches 'owner'
+        // before the gate opens; when it does not, it finds 'owner' made and the test passes
+        // without having checked anything (never the other way round).
+        let releaser = ConcurrencyThreads.start(1) { _ in
+            starting.wait()
+            factory.release.countDown()
+        }
+        let error = await asker.value
+        try #require(releaser.wait())
+        #expect(await maker.value == nil)
+        if case .requiresAwait? = error {
+            Issue.record("a synchronous lookup of a synchronous singleton threw: \(error!)")
+        } else {
+            #expect(error == nil, "\(String(describing: error))")
+        }
+    }
+}

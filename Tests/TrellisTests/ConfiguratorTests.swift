@@ -18,6 +18,11 @@ private func configure(@DefinitionsBuilder _ body: @escaping @Sendable (ConfigFa
     try ConfiguratorFromFactory(ConfigFactory(make: body))
 }
 
+/// A factory of `body`'s definitions.
+private func configFactory(@DefinitionsBuilder _ body: @escaping @Sendable (ConfigFactory) -> Definitions) -> ConfigFactory {
+    ConfigFactory(make: body)
+}
+
 /// The error configuring `body` throws, or `nil` when it configures.
 private func configurationError(@DefinitionsBuilder _ body: @escaping @Sendable (ConfigFactory) -> Definitions) -> ContextError? {
     do {
@@ -205,6 +210,49 @@ private struct ConfigChildFactory: ObjectFactory {
     @Test func explicitAliasEqualToItsOwnKeyIsRejected() {
         let error = configurationError { f in f.createSingleton("mailer") { 1 }.aliases("mailer") }
         #expect(error != nil)
+    }
+
+    // Issue 10, point 11: only one definition is involved, so the message must not send the
+    // reader looking for "another definition".
+    @Test(arguments: ["modifier", "aliasesFor"])
+    func aliasEqualToItsOwnKeySaysAnAliasCannotRepeatItsOwnKey(form: String) throws {
+        let error = try #require(configurationError { f in
+            f.createSingleton("clock") { 0 }
+            if form == "modifier" {
+                f.createSingleton("mailer") { 1 }.aliases("postman", "mailer")
+            } else {
+                f.createSingleton("mailer") { 1 }
+                f.aliases(for: "mailer", "postman", "mailer")
+            }
+        })
+        let message = error.description
+        #expect(message.contains("'mailer'"), "\(message)")
+        #expect(message.contains("ConfigContext"), "\(message)")
+        #expect(message.contains("cannot repeat") && message.contains("own key"), "\(message)")
+        #expect(!message.contains("another definition"), "\(message)")
+        #expect(!message.contains("two definitions"), "\(message)")
+        #expect(!message.contains("'clock'"), "\(message)")
+        #expect(!message.contains("'postman'"), "\(message)")
+    }
+
+    @Test(arguments: [Scope.singleton, .eagerSingleton, .prototype])
+    func aliasEqualToItsOwnKeyIsRejectedWithTheSameMessageForEveryScope(scope: Scope) throws {
+        let error = try #require(configurationError { f in
+            switch scope {
+            case .singleton: f.createSingleton("mailer") { 1 }.aliases("mailer")
+            case .eagerSingleton: f.createEagerSingleton("mailer") { 1 }.aliases("mailer")
+            case .prototype: f.createPrototype("mailer") { 1 }.aliases("mailer")
+            }
+        })
+        #expect(error.description.contains("own key"), "\(error)")
+        #expect(!error.description.contains("another definition"), "\(error)")
+    }
+
+    @Test func aliasEqualToItsOwnKeyIsReportedByValidateWithTheSameMessage() throws {
+        let direct = try #require(configurationError { f in f.createSingleton("mailer") { 1 }.aliases("mailer") })
+        let report = ApplicationContext.validate(configFactory { f in f.createSingleton("mailer") { 1 }.aliases("mailer") })
+        #expect(report.problems == [direct])
+        #expect(report.problems.first?.description.contains("another definition") == false)
     }
 
     @Test func generatedAliasEqualToAnotherKeyIsRejected() {

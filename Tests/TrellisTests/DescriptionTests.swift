@@ -151,3 +151,75 @@ private struct DescriptionScreenFactory: ObjectFactory {
         #expect(diagnosticsTableRows(app).map { $0["key"] } == ["clock", "mailer"])
     }
 }
+
+// MARK: A large context (issue 10, point 8)
+
+/// `count` singletons `Item0 …`, every third with an explicit alias `alias<i>` given by the
+/// modifier, every fifth with one given by `aliases(for:)`; keys starting with an uppercase letter
+/// so each has both default aliases (`ITEM<i>`, `item<i>`).
+private struct DescriptionLargeFactory: ObjectFactory {
+    var contextName: String { "Large" }
+    let count: Int
+
+    var definitions: Definitions {
+        for index in 0..<count {
+            if index.isMultiple(of: 3) {
+                createSingleton("Item\(index)") { index }.aliases("alias\(index)")
+            } else {
+                createSingleton("Item\(index)") { index }
+            }
+            if index.isMultiple(of: 5) {
+                aliases(for: "Item\(index)", "other\(index)")
+            }
+        }
+    }
+
+    /// The aliases the description lists for definition `index`: explicit first, in declaration
+    /// order, then the generated ones.
+    static func explicitAliases(_ index: Int) -> [String] {
+        (index.isMultiple(of: 3) ? ["alias\(index)"] : []) + (index.isMultiple(of: 5) ? ["other\(index)"] : [])
+    }
+}
+
+extension DescriptionTests {
+    // Describing must be linear in the number of definitions; the benchmark row
+    // `description10000` measures it (no timed assertion here). Here: a 10,000-definition context
+    // is described completely, each row with its own aliases.
+    @Test func descriptionOfATenThousandDefinitionContextListsEveryDefinitionWithItsOwnAliases() throws {
+        let count = 10_000
+        let context = try ApplicationContext(DescriptionLargeFactory(count: count))
+        for index in stride(from: 0, to: count, by: 7) {
+            _ = try context.object("Item\(index)", as: Int.self)
+        }
+        let rows = diagnosticsTableRows(context)
+        try #require(rows.count == count)
+        var wrong: [String] = []
+        for (index, row) in rows.enumerated() {
+            let explicit = DescriptionLargeFactory.explicitAliases(index)
+            let aliases = (row["aliases"] ?? "").split(separator: ", ").map(String.init)
+            let expectedMade = index.isMultiple(of: 7) ? "yes" : "no"
+            if row["key"] != "Item\(index)"
+                || Array(aliases.prefix(explicit.count)) != explicit
+                || Set(aliases.dropFirst(explicit.count)) != ["ITEM\(index)", "item\(index)"]
+                || row["scope"] != "singleton"
+                || row["made"] != expectedMade
+                || row["context"] != "Large" {
+                wrong.append("\(index): \(row)")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+}
+
+extension DescriptionTests {
+    @Test func descriptionIncludingParentsOfAChildOfATenThousandDefinitionContextListsBoth() throws {
+        let count = 10_000
+        let parent = try ApplicationContext(DescriptionLargeFactory(count: count))
+        let child = try ApplicationContext(DescriptionScreenFactory(), parent: parent)
+        let rows = diagnosticsTableRows(child.description(includingParents: true))
+        try #require(rows.count == count + 2)
+        #expect(rows.prefix(2).map { $0["key"] } == ["request", "title"])
+        #expect(rows.dropFirst(2).map { $0["key"] } == (0..<count).map { "Item\($0)" })
+        #expect(rows[2 + 15]["aliases"]?.hasPrefix("alias15, other15, ") == true)
+    }
+}

@@ -250,3 +250,158 @@ private struct PrototypeInCycleFactory: ObjectFactory {
     #expect(a.b === b)
     #expect(b.p.a === a, "b was cached holding a prototype that holds the first, failed instance of a")
 }
+
+// MARK: - A failed inject(into:) leaves the property pending (issue 10, point 10)
+
+private final class RetryTarget {
+    @Inject var gateway: Gateway
+}
+
+private final class RetryPartlyFilled {
+    @Inject var payments: Payments
+    @Inject var gateway: Gateway
+    @Inject("payments") var optionalPayments: Payments?
+}
+
+private final class RetryLazy {
+    @Inject("gateway", .lazy) var lazyGateway: Gateway
+}
+
+/// "gateway" throws the first time it is made, then makes a `Gateway`.
+private struct RetryFactory: ObjectFactory {
+    let gate = FlakyGate()
+    var definitions: Definitions {
+        createSingleton("payments") { Payments() }
+        createSingleton("gateway") { [gate] in try gate.make() }
+    }
+}
+
+private struct RetryEmptyFactory: ObjectFactory {
+    var contextName: String { "Empty" }
+    var definitions: Definitions {
+        createSingleton("unrelated") { Payments() }
+    }
+}
+
+private struct RetryProvidingFactory: ObjectFactory {
+    var contextName: String { "Providing" }
+    var definitions: Definitions {
+        createSingleton("gateway") { Gateway() }
+    }
+}
+
+private struct RetryWrongTypeFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("gateway") { Payments() }
+    }
+}
+
+/// Whether `$gateway` still reads as never injected (not filled, not given a broken value).
+private func isPending(_ target: RetryTarget) -> Bool {
+    do throws(ContextError) {
+        _ = try target.$gateway.get()
+        return false
+    } catch {
+        if case .neverInjected = error { return true }
+        return false
+    }
+}
+
+@Test func failedInjectIntoLeavesThePropertyPendingSoARetryFillsIt() throws {
+    let context = try ApplicationContext(RetryFactory())
+    let target = RetryTarget()
+    let error = #expect(throws: ContextError.self) { try context.inject(into: target) }
+    guard case .creationFailed(let key, _, _)? = error else {
+        Issue.record("expected creationFailed, got \(String(describing: error))")
+        return
+    }
+    #expect(key == "gateway")
+    #expect(isPending(target), "the failed injection marked the property as done")
+    try context.inject(into: target)
+    #expect(try target.$gateway.get() === (try context.object("gateway", as: Gateway.self)))
+}
+
+@Test func failedInjectIntoFillsTheRestOnRetryAndKeepsWhatItFilled() throws {
+    let context = try ApplicationContext(RetryFactory())
+    let target = RetryPartlyFilled()
+    #expect(throws: ContextError.self) { try context.inject(into: target) }
+    try context.inject(into: target)
+    let payments: Payments = try context.object("payments")
+    #expect(try target.$payments.get() === payments)
+    #expect(try target.$gateway.get() === (try context.object("gateway", as: Gateway.self)))
+    #expect(target.optionalPayments === payments)
+}
+
+@Test func unresolvedInjectionLeavesThePropertyPendingForAnotherContextToFill() throws {
+    let empty = try ApplicationContext(RetryEmptyFactory())
+    let target = RetryTarget()
+    let error = #expect(throws: ContextError.self) { try empty.inject(into: target) }
+    guard case .unresolvedInjection(_, "gateway", "gateway")? = error else {
+        Issue.record("expected unresolvedInjection, got \(String(describing: error))")
+        return
+    }
+    #expect(isPending(target))
+    let providing = try ApplicationContext(RetryProvidingFactory())
+    try providing.inject(into: target)
+    #expect(try target.$gateway.get() === (try providing.object("gateway", as: Gateway.self)))
+}
+
+@Test func typeMismatchLeavesThePropertyPendingForARetry() throws {
+    let wrong = try ApplicationContext(RetryWrongTypeFactory())
+    let target = RetryTarget()
+    let error = #expect(throws: ContextError.self) { try wrong.inject(into: target) }
+    guard case .typeMismatch? = error else {
+        Issue.record("expected typeMismatch, got \(String(describing: error))")
+        return
+    }
+    #expect(isPending(target))
+    let providing = try ApplicationContext(RetryProvidingFactory())
+    try providing.inject(into: target)
+    #expect(try target.$gateway.get() === (try providing.object("gateway", as: Gateway.self)))
+}
+
+@Test func failedAsyncInjectIntoLeavesThePropertyPendingSoARetryFillsIt() async throws {
+    let context = try await ApplicationContext(RetryFactory())
+    let target = RetryTarget()
+    await #expect(throws: ContextError.self) { try await context.inject(into: target) }
+    #expect(isPending(target), "the failed injection marked the property as done")
+    try await context.inject(into: target)
+    let gateway: Gateway = try await context.object("gateway")
+    #expect(try await target.$gateway.get() === gateway)
+}
+
+@Test func failedFirstReadOfALazyPropertyIsRetriedOnTheNextRead() throws {
+    let context = try ApplicationContext(RetryFactory())
+    let target = RetryLazy()
+    try context.inject(into: target)
+    #expect(throws: ContextError.self) { try target.$lazyGateway.get() }
+    #expect(try target.$lazyGateway.get() === (try context.object("gateway", as: Gateway.self)))
+}
+
+private final class RetryWithDefault {
+    @Inject var gateway: Gateway = Gateway()
+}
+
+private final class RetryOptional {
+    @Inject var gateway: Gateway?
+}
+
+@Test func failedInjectionOfAPropertyWithADefaultThrowsAndLeavesItForTheRetry() throws {
+    // The default is for a context that has no "gateway"; this one has it, and making it failed.
+    let context = try ApplicationContext(RetryFactory())
+    let target = RetryWithDefault()
+    let fallback = target.gateway
+    #expect(throws: ContextError.self) { try context.inject(into: target) }
+    try context.inject(into: target)
+    let gateway: Gateway = try context.object("gateway")
+    #expect(target.gateway === gateway)
+    #expect(target.gateway !== fallback)
+}
+
+@Test func failedInjectionOfAnOptionalPropertyThrowsAndLeavesItForTheRetry() throws {
+    let context = try ApplicationContext(RetryFactory())
+    let target = RetryOptional()
+    #expect(throws: ContextError.self) { try context.inject(into: target) }
+    try context.inject(into: target)
+    #expect(target.gateway === (try context.object("gateway", as: Gateway.self)))
+}
