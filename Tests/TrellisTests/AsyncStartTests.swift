@@ -349,9 +349,15 @@ private func expectWellFormed(_ report: StartupReport, sourceLocation: SourceLoc
             #expect(s.next?.next?.key == "a2")
             #expect(s.next?.next?.next?.key == "a3")
             #expect(s.next?.next?.next === (try Sync.object(context, "a3", as: StartNode.self)))
-            expectWellFormed(context.startupReport)
             // The synchronous "s" is made last, after the concurrent phase.
             #expect(context.startupReport.entries.last?.key == "s")
+        }
+    }
+
+    @Test func chainStartupReportListsEachEagerSingletonOnceInTheOrderFinished() async throws {
+        for _ in 0..<20 {
+            let context = try await ApplicationContext(AsyncChainFactory())
+            expectWellFormed(context.startupReport)
         }
     }
 

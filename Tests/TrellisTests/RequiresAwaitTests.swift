@@ -24,6 +24,16 @@ private final class AwaitScreen: @unchecked Sendable {
     @Inject var config: AwaitConfig
 }
 
+private final class AwaitLazyScreen: @unchecked Sendable {
+    // Safe: only touched by the test's task.
+    @Inject(.lazy) var pool: AwaitPool
+}
+
+/// A synchronous helper, so that Swift picks the synchronous `get()`.
+private func readSynchronously(_ screen: AwaitLazyScreen) throws(ContextError) -> AwaitPool {
+    try screen.$pool.get()
+}
+
 private struct AwaitFactory: ObjectFactory {
     var contextName: String { "Await" }
 
@@ -255,6 +265,20 @@ private func expectNamesKeyAndBothFixes(_ error: ContextError, key: String, sour
         try await context.inject(into: screen)
         #expect(screen.pool === (try await context.object("pool", as: AwaitPool.self)))
         #expect(screen.config === screen.pool.config)
+    }
+
+    // MARK: Lazy properties
+
+    @Test func synchronousReadOfALazyPropertyNamingAnUnmadeAsyncDefinitionRequiresAwait() async throws {
+        let context = try await ApplicationContext(AwaitFactory())
+        let screen = AwaitLazyScreen()
+        try await context.inject(into: screen)
+        let error = try #require(syncError { try readSynchronously(screen) })
+        #expect(error.requiresAwaitKeyAndPath?.key == "pool", "\(error)")
+        // The async read awaits it, and the property keeps it.
+        let pool: AwaitPool = try await screen.$pool.get()
+        #expect(pool === (try await context.object("pool", as: AwaitPool.self)))
+        #expect(try readSynchronously(screen) === pool)
     }
 
     // MARK: The synchronous init
