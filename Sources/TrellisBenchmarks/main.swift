@@ -8,7 +8,7 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct child bytype description10000 allocations]
+//         concurrent-distinct child bytype description10000 allocations asyncSingleton asyncStart]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -21,7 +21,7 @@ import Darwin
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
     "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "bytype",
-    "description10000", "allocations",
+    "description10000", "allocations", "asyncSingleton", "asyncStart",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
 
@@ -54,6 +54,8 @@ if wants("child") { childRequests(report) }
 if wants("bytype") { byTypeLookup(report) }
 if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
+if wants("asyncSingleton") { asyncSingletonLookup(report) }
+if wants("asyncStart") { asyncStart(report) }
 
 print()
 for scenario in scenarios where scenario != "allocations" {
@@ -69,5 +71,9 @@ report.ratio("concurrent-distinct", "project/1thread", ("concurrent-distinct", "
 report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", "baseline"), ("concurrent-distinct", "baseline-1thread"))
 report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"))
 report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
+report.ratio("asyncSingleton", "project/sync", ("asyncSingleton", "project"), ("asyncSingleton", "sync"))
+report.ratio("asyncSingleton", "project/async-call", ("asyncSingleton", "project"), ("asyncSingleton", "async-call"))
+report.ratio("asyncStart", "project/20ms", ("asyncStart", "project"), ("asyncStart", "target"))
+report.ratio("asyncStart", "project/one-sleep", ("asyncStart", "project"), ("asyncStart", "one-sleep"))
 report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
 report.ratio("bootstrap100000/bootstrap10000", "baseline", ("bootstrap100000", "baseline"), ("bootstrap10000", "baseline"), decimals: 1)

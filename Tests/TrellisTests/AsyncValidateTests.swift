@@ -1,0 +1,202 @@
+import Testing
+import Trellis
+
+// MARK: - Fixtures
+
+private final class Part: Sendable {
+    let key: String
+    let parts: [Part]
+    init(_ key: String, _ parts: [Part] = []) {
+        self.key = key
+        self.parts = parts
+    }
+}
+
+private struct ValidateFailure: Error, CustomStringConvertible {
+    var description: String { "validate failure" }
+}
+
+private final class NeedsMissing: @unchecked Sendable {
+    // Safe: only touched by the validation's own lookups.
+    @Inject var missing: Part
+}
+
+private final class NeedsAsyncPool: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var pool: Part
+}
+
+/// The problems validate must find in async definitions.
+private struct BrokenAsyncFactory: ObjectFactory {
+    var contextName: String { "Broken" }
+
+    var definitions: Definitions {
+        createSingleton("unknown") { r async throws -> Part in Part("unknown", [try await r.object("nowhere")]) }
+        createSingleton("throws") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createPrototype("mismatch") { r async throws -> Part in
+            let wrong: String = try await r.object("fine")
+            return Part(wrong)
+        }
+        createSingleton("cycleA") { r async throws -> Part in Part("cycleA", [try await r.object("cycleB")]) }
+        createSingleton("cycleB") { r async throws -> Part in Part("cycleB", [try await r.object("cycleA")]) }
+        createEagerSingleton("uninjectable") { () async -> NeedsMissing in NeedsMissing() }
+        createSingleton("fine") { () async -> Part in Part("fine") }
+    }
+}
+
+/// Every kind of synchronous → async edge that timing could break, and edges that are safe.
+private struct EdgesFactory: ObjectFactory {
+    var contextName: String { "Edges" }
+
+    var definitions: Definitions {
+        createEagerSingleton("config") { () async -> Part in Part("config") }
+        createSingleton("lazyAsync") { () async -> Part in Part("lazyAsync") }
+        createPrototype("asyncPrototype") { () async -> Part in Part("asyncPrototype") }
+        // Unsafe: a synchronous closure meeting a lazy async singleton; declared after it, so
+        // validate has made it by then: reported anyway.
+        createSingleton("toLazy") { r in Part("toLazy", [try r.object("lazyAsync")]) }
+        // Unsafe: an async prototype is never made for a synchronous caller.
+        createSingleton("toPrototype") { r in Part("toPrototype", [try r.object("asyncPrototype")]) }
+        // Unsafe: pulled in by an async eager singleton, so it runs in the concurrent phase,
+        // where it cannot get the async eager "config".
+        createEagerSingleton("puller") { r async throws -> Part in Part("puller", [try await r.object("pulled")]) }
+        createSingleton("pulled") { r in Part("pulled", [try r.object("config")]) }
+        // Safe: a synchronous eager singleton (made after the concurrent phase) and a lazy one
+        // nobody pulls in during it, both meeting the async eager "config".
+        createEagerSingleton("syncEager") { r in Part("syncEager", [try r.object("config")]) }
+        createSingleton("lazyReader") { r in Part("lazyReader", [try r.object("config")]) }
+    }
+}
+
+/// A synchronous singleton whose `@Inject` property names a lazy async singleton.
+private struct InjectedEdgeFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("pool") { () async -> Part in Part("pool") }
+        createSingleton("screen") { NeedsAsyncPool() }
+    }
+}
+
+/// Validates cleanly: every synchronous closure meets only async eager singletons, and none of
+/// them runs during the concurrent phase.
+private struct CleanAsyncFactory: ObjectFactory {
+    var contextName: String { "Clean" }
+
+    var definitions: Definitions {
+        createEagerSingleton("config") { () async -> Part in
+            await Task.yield()
+            return Part("config")
+        }
+        createEagerSingleton("pool") { r async throws -> Part in Part("pool", [try await r.object("config")]) }
+        createSingleton("repository") { r in Part("repository", [try r.object("pool")]) }
+        createEagerSingleton("service") { r in Part("service", [try r.object("repository")]) }
+        createPrototype("report") { r async throws -> Part in Part("report", [try await r.object("repository")]) }
+        createSingleton("cache") { r async throws -> Part in Part("cache", [try await r.object("pool")]) }
+    }
+}
+
+private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, path: [String])] {
+    report.problems.compactMap(\.requiresAwaitKeyAndPath)
+}
+
+// MARK: - Tests
+
+@Suite struct AsyncValidateTests {
+    @Test func asyncValidateFindsTheProblemsOfAsyncDefinitions() async throws {
+        let report = await ApplicationContext.validate(BrokenAsyncFactory())
+        let problems = report.problems
+        #expect(problems.contains { if case let .noSuchObject(key, _, path) = $0 { key == "nowhere" && path == ["unknown", "nowhere"] } else { false } }, "\(report)")
+        #expect(problems.contains { $0.creationFailure?.key == "throws" && $0.creationFailure?.underlying is ValidateFailure }, "\(report)")
+        #expect(problems.contains { if case let .typeMismatch(key, _, _, path) = $0 { key == "fine" && path == ["mismatch", "fine"] } else { false } }, "\(report)")
+        #expect(problems.contains { $0.cyclePath.map { Set($0) == ["cycleA", "cycleB"] && $0.first == $0.last } == true }, "\(report)")
+        #expect(problems.contains { if case let .unresolvedInjection(_, property, _) = $0 { property == "missing" } else { false } }, "\(report)")
+        // Only those: the healthy async definition and the async eager one were made.
+        #expect(problems.count == 5, "\(report)")
+        #expect(!problems.contains { $0.requiresAwaitKeyAndPath != nil }, "\(report)")
+        #expect(report.findings.contains { $0.definition == "unknown" })
+    }
+
+    @Test func synchronousValidateCannotMakeAsyncDefinitionsAndSaysSo() throws {
+        let report = Sync.validate(BrokenAsyncFactory())
+        #expect(report.problems.contains { $0.requiresAwaitKeyAndPath?.key == "fine" }, "\(report)")
+        #expect(report.problems.contains { $0.requiresAwaitKeyAndPath?.key == "uninjectable" }, "\(report)")
+    }
+
+    @Test func asyncValidateReportsEverySynchronousEdgeToAnAsyncDefinitionThatTimingCouldBreak() async throws {
+        let report = await ApplicationContext.validate(EdgesFactory())
+        let edges = keysOfRequiresAwait(report)
+        #expect(edges.contains { $0.key == "lazyAsync" && $0.path.suffix(2) == ["toLazy", "lazyAsync"] }, "\(report)")
+        #expect(edges.contains { $0.key == "asyncPrototype" && $0.path.suffix(2) == ["toPrototype", "asyncPrototype"] }, "\(report)")
+        #expect(edges.contains { $0.key == "config" && $0.path.suffix(2) == ["pulled", "config"] }, "\(report)")
+        // The safe edges are not reported.
+        #expect(!edges.contains { $0.path.contains("syncEager") || $0.path.contains("lazyReader") }, "\(report)")
+        #expect(report.problems.count == edges.count, "nothing else is wrong: \(report)")
+    }
+
+    @Test func aSynchronousInjectionOfALazyAsyncSingletonIsReported() async throws {
+        // A synchronous lookup of "screen" always throws requiresAwait until "pool" is made...
+        let context = try await ApplicationContext(InjectedEdgeFactory())
+        let error = try #require(syncError { try Sync.object(context, "screen", as: NeedsAsyncPool.self) })
+        #expect(error.requiresAwaitKeyAndPath?.key == "pool")
+        // ...so validate must report the edge: a factory that validates cleanly never throws it.
+        let report = await ApplicationContext.validate(InjectedEdgeFactory())
+        #expect(keysOfRequiresAwait(report).contains { $0.key == "pool" }, "\(report)")
+    }
+
+    @Test func aFactoryThatValidatesCleanlyNeverThrowsRequiresAwaitAtStartOrAtALookup() async throws {
+        #expect(await ApplicationContext.validate(CleanAsyncFactory()).problems == [])
+        for _ in 0..<20 {
+            let context = try await ApplicationContext(CleanAsyncFactory())
+            for key in ["config", "pool", "repository", "service"] {
+                #expect(try Sync.object(context, key, as: Part.self).key == key)
+            }
+            #expect(try await context.object("report", as: Part.self).parts.first === (try Sync.object(context, "repository", as: Part.self)))
+            #expect(try await context.object("cache", as: Part.self).parts.first === (try Sync.object(context, "pool", as: Part.self)))
+        }
+    }
+
+    @Test func asyncValidateOfAContextValidatesAScratchCopyAndLeavesTheContextAlone() async throws {
+        struct Factory: ObjectFactory {
+            let runs = ConcurrencyCounter()
+            var definitions: Definitions {
+                createSingleton("lazy") { [runs] () async -> Part in
+                    runs.increment()
+                    return Part("lazy")
+                }
+                createSingleton("broken") { r async throws -> Part in Part("broken", [try await r.object("nowhere")]) }
+            }
+        }
+        let factory = Factory()
+        let context = try await ApplicationContext(factory)
+        let report = await context.validate()
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(factory.runs.value == 1)
+        // The context's own lazy singleton is still not made.
+        #expect(syncError { try Sync.object(context, "lazy", as: Part.self) }?.requiresAwaitKeyAndPath?.key == "lazy")
+        let made: Part = try await context.object("lazy")
+        #expect(made.key == "lazy")
+        #expect(factory.runs.value == 2)
+    }
+
+    @Test func asyncValidateGraphIsCompleteThroughAsyncClosures() async throws {
+        let report = await ApplicationContext.validate(CleanAsyncFactory())
+        let mermaid = report.graph(.mermaid)
+        // pool → config, repository → pool, service → repository, report → repository, cache → pool
+        for edge in ["c0_1 --> c0_0", "c0_2 --> c0_1", "c0_3 --> c0_2", "c0_4 --> c0_2", "c0_5 --> c0_1"] {
+            #expect(mermaid.contains(edge), "\(edge) in \(mermaid)")
+        }
+    }
+
+    @Test func asyncValidateWithAParentUsesItLikeTheSynchronousForm() async throws {
+        struct Child: ObjectFactory {
+            var definitions: Definitions {
+                createSingleton("usesParent") { r async throws -> Part in Part("usesParent", [try await r.object("cache")]) }
+            }
+        }
+        let parent = try await ApplicationContext(CleanAsyncFactory())
+        #expect(await ApplicationContext.validate(Child(), parent: parent).problems == [])
+        #expect(await ApplicationContext.validate(Child()).problems.count == 1)
+    }
+}
