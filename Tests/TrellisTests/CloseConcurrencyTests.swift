@@ -127,6 +127,70 @@ private func lateObject(of factory: GatedFactory) throws -> ConcurrencyWeak {
     return ConcurrencyWeak(made[0], "slow")
 }
 
+/// An `AsyncDisposable` whose disposal suspends for a while (a sleep, only to make it slow).
+private final class AwaitedDisposal: AsyncDisposable, Sendable {
+    let started: ConcurrencyLatch
+    let log: DisposalLog
+    init(started: ConcurrencyLatch, log: DisposalLog) {
+        self.started = started
+        self.log = log
+    }
+
+    func dispose() async throws {
+        started.countDown()
+        try await Task.sleep(for: .milliseconds(200))
+        log.record("pool")
+    }
+}
+
+private struct AwaitedDisposalFactory: ObjectFactory {
+    let started: ConcurrencyLatch
+    let log: DisposalLog
+    var definitions: Definitions {
+        createEagerSingleton("pool") { [started, log] in AwaitedDisposal(started: started, log: log) }
+    }
+}
+
+/// The body of the exit test below: an async `close()` awaits an `AsyncDisposable` while eight
+/// tasks (more than the cooperative pool has threads) call the synchronous `close()`. Exits with
+/// 0 when every closer returned (a synchronous one either after the disposal or with
+/// `requiresAwait`), 1 on a hang.
+private func synchronousClosersDuringAnAsyncClose() async {
+    let finished = ConcurrencyLatch(count: 1)
+    _ = ConcurrencyThreads.start(1) { _ in
+        if !finished.wait() {
+            print("hang: the synchronous close() calls blocked the pool the async close() needs")
+            exit(1)
+        }
+    }
+    let started = ConcurrencyLatch(count: 1)
+    let log = DisposalLog()
+    guard let context = try? await ApplicationContext(AwaitedDisposalFactory(started: started, log: log)) else { exit(2) }
+    let closer = Task { try await context.close() }
+    guard await opensInTime(started) else { exit(3) }
+    let outcomes = ConcurrencyGuarded<[String]>([])
+    let closers = (0..<8).map { _ in
+        Task {
+            let error = thrownContextError { () throws(ContextError) in try closeSynchronously(context) }
+            let outcome: String
+            switch error {
+            case nil: outcome = log.keys == ["pool"] ? "ok" : "returned before the disposal was done"
+            case .requiresAwait?: outcome = "ok"
+            case let other?: outcome = "threw \(other)"
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+    }
+    _ = try? await closer.value
+    for closer in closers { await closer.value }
+    finished.countDown()
+    let wrong = outcomes.value.filter { $0 != "ok" }
+    if !wrong.isEmpty {
+        print(wrong)
+        exit(4)
+    }
+}
+
 // MARK: - Tests
 
 @Suite("Close: concurrent closers and lookups racing close")
@@ -311,6 +375,17 @@ struct CloseConcurrencyTests {
         #expect(weak.object == nil, "the late object is not kept by the closed context")
         #expect(throws: ContextError.contextClosed(context: "Gated", key: "slow")) {
             _ = try context.object("slow", as: Raced.self)
+        }
+    }
+
+    /// A synchronous `close()` called from tasks while an async `close()` awaits an
+    /// `AsyncDisposable` must not wait for that async work on a thread of the cooperative pool
+    /// (§11: a synchronous caller never does): the awaited disposal needs a pool thread to resume.
+    /// It throws `requiresAwait` (§12: a made singleton is `AsyncDisposable`) or returns once the
+    /// context is closed. In a child process, because a deadlock there stalls the whole pool.
+    @Test func synchronousCloseFromTasksDuringAnAsyncCloseDoesNotStarveThePool() async {
+        await #expect(processExitsWith: .success) {
+            await synchronousClosersDuringAnAsyncClose()
         }
     }
 }

@@ -247,3 +247,35 @@ struct DisposalOrderTests {
         #expect(log.keys == ["metrics", "checkout", "audit", "payments", "orders", "database"])
     }
 }
+
+private final class LazyUser: Disposable, @unchecked Sendable {
+    // Unchecked: the @Inject storage is written by the context before the object is shared; the
+    // lazy property's first read is made thread-safe by the library.
+    @Inject(.lazy) var store: DisposableProbe
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() { log.record("user") }
+}
+
+/// `user.store` is a `.lazy` property: `store` is made when it is first read, after `user`.
+private struct LazyPropertyFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createSingleton("user") { [log] in LazyUser(log: log) }
+        createSingleton("store") { [log] in DisposableProbe("store", log: log) }
+    }
+}
+
+@Suite("Close: disposal order through lazy properties")
+struct LazyPropertyDisposalOrderTests {
+    /// A `.lazy` property is an injected dependency like any other: its owner may use it in its
+    /// `dispose()`, so the owner goes first, although the object was made after it.
+    @Test func ownerOfALazyPropertyIsDisposedBeforeWhatThePropertyMade() throws {
+        let log = DisposalLog()
+        let context = try ApplicationContext(LazyPropertyFactory(log: log))
+        let user = try context.object("user", as: LazyUser.self)
+        #expect(user.store.key == "store")
+        try context.close()
+        #expect(log.keys == ["user", "store"])
+    }
+}
