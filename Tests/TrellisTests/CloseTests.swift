@@ -249,11 +249,15 @@ struct CloseTests {
         }
     }
 
-    @Test func containsStillAnswersAfterClose() throws {
+    @Test func containsKeysDescriptionAndGraphStillAnswerAfterClose() throws {
         let app = try ApplicationContext(AppFactory(log: DisposalLog()))
+        let description = app.description, graph = app.graph(.dot)
         try app.close()
         #expect(app.contains("lazy"))
         #expect(!app.contains("unknown"))
+        #expect(app.keys == ["eager", "lazy", "neverMade", "prototype", "token", "plain"])
+        #expect(app.description == description)
+        #expect(app.graph(.dot) == graph)
     }
 
     @Test func failingDisposeDoesNotStopTheOthersAndAllFailuresAreReportedInDisposalOrder() throws {

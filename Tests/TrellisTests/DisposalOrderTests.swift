@@ -243,6 +243,28 @@ struct DisposalOrderTests {
         let app = try ApplicationContext(LifecycleFactory(log: log))
         _ = try app.object("checkout", as: DisposableProbe.self)
         _ = try app.object("metrics", as: DisposableProbe.self)
+        // The graph the page draws: what the context recorded while making these objects.
+        #expect(app.graph(.mermaid) == """
+            flowchart LR
+              subgraph c0["AppFactory"]
+                c0_0[["config"]]
+                c0_1[["database"]]
+                c0_2["orders"]
+                c0_3["payments"]
+                c0_4["audit"]
+                c0_5("auditEntry")
+                c0_6["checkout"]
+                c0_7["metrics"]
+              end
+              c0_1 --> c0_0
+              c0_6 --> c0_2
+              c0_2 --> c0_1
+              c0_6 --> c0_3
+              c0_3 --> c0_1
+              c0_6 --> c0_5
+              c0_5 --> c0_4
+
+            """)
         try app.close()
         #expect(log.keys == ["metrics", "checkout", "audit", "payments", "orders", "database"])
     }
