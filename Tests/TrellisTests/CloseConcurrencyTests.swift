@@ -110,6 +110,24 @@ private struct GatedFactory: ObjectFactory {
     }
 }
 
+/// `GatedFactory` with an async closure: its making suspends at the gate.
+private struct AsyncGatedFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let gate = ConcurrencyLatch(count: 1)
+    let made = ConcurrencyGuarded<[Raced]>([])
+    var contextName: String { "AsyncGated" }
+
+    var definitions: Definitions {
+        createSingleton("slow") { [entered, gate, made] () async -> Raced in
+            entered.countDown()
+            _ = await opensInTime(gate)
+            let object = Raced()
+            made.withLock { $0.append(object) }
+            return object
+        }
+    }
+}
+
 /// What one lookup of a racing thread got.
 private enum RaceOutcome: Sendable {
     case object(ObjectIdentifier)
@@ -117,13 +135,13 @@ private enum RaceOutcome: Sendable {
     case other(ContextError)
 }
 
-/// Checks that the one object `factory` made was disposed once, and hands it over as a weak
+/// Checks that the one object in `objects` was disposed once, and hands it over as a weak
 /// reference (the factory lets go of it).
-private func lateObject(of factory: GatedFactory) throws -> ConcurrencyWeak {
-    let made = factory.made.value
+private func lateObject(_ objects: ConcurrencyGuarded<[Raced]>) throws -> ConcurrencyWeak {
+    let made = objects.value
     try #require(made.count == 1)
     #expect(made[0].disposedBy.count == 1, "the late object is disposed once")
-    factory.made.withLock { $0 = [] }
+    objects.withLock { $0 = [] }
     return ConcurrencyWeak(made[0], "slow")
 }
 
@@ -371,7 +389,7 @@ struct CloseConcurrencyTests {
             return
         }
         #expect(error == .contextClosed(context: "Gated", key: "slow"))
-        let weak = try lateObject(of: factory)
+        let weak = try lateObject(factory.made)
         #expect(weak.object == nil, "the late object is not kept by the closed context")
         #expect(throws: ContextError.contextClosed(context: "Gated", key: "slow")) {
             _ = try context.object("slow", as: Raced.self)
@@ -387,5 +405,23 @@ struct CloseConcurrencyTests {
         await #expect(processExitsWith: .success) {
             await synchronousClosersDuringAnAsyncClose()
         }
+    }
+
+    /// The same with an async lookup and an async close: the lookup suspended in the making gets
+    /// `contextClosed`, and the object is disposed and not kept.
+    @Test func asyncSingletonFinishedAfterAsyncCloseBeganIsNotHandedOutAndIsDisposed() async throws {
+        let factory = AsyncGatedFactory()
+        let context = try await ApplicationContext(factory)
+        let lookup = Task { () -> ContextError? in
+            await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("slow", as: Raced.self) }
+        }
+        try #require(await opensInTime(factory.entered), "the lookup never started making the singleton")
+        let closed = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await context.close() } }
+        try #require(closed != nil, "close() waited for the singleton being made")
+        factory.gate.countDown()
+        let error = await lookup.value
+        #expect(error == .contextClosed(context: "AsyncGated", key: "slow"))
+        let weak = try lateObject(factory.made)
+        #expect(weak.object == nil, "the late object is not kept by the closed context")
     }
 }
