@@ -64,6 +64,33 @@ private struct ErrorMessageOverrides: ObjectFactory {
     }
 }
 
+// The objects of Docs/Lifecycle.md's error examples.
+
+private struct DocsDrainFailure: Error, CustomStringConvertible {
+    var description: String { "3 connections still in use" }
+}
+
+private final class DocsDisposable: Disposable, Sendable {
+    let failure: (any Error & Sendable)?
+    init(failing failure: (any Error & Sendable)? = nil) { self.failure = failure }
+    func dispose() throws { if let failure { throw failure } }
+}
+
+private struct DocsClosingFactory: ObjectFactory {
+    var contextName: String { "AppFactory" }
+    var definitions: Definitions {
+        createEagerSingleton("database") { DocsDisposable(failing: DocsDrainFailure()) }
+        createEagerSingleton("orders") { DocsDisposable() }
+    }
+}
+
+private struct DocsRequestFactory: ObjectFactory {
+    var contextName: String { "RequestFactory" }
+    var definitions: Definitions {
+        createPrototype("handler") { ErrorMessageWidget() }
+    }
+}
+
 /// The message of the `ContextError` that `body` throws, or a note that it threw none.
 private func message(_ body: () throws -> Void) -> String {
     do {
@@ -350,5 +377,20 @@ private struct DocsPaymentsFactory: ObjectFactory {
     @Test func reflectionUnavailableNamesBothCauses() {
         #expect(ContextError.reflectionUnavailable(type: "MyApp.CheckoutController").description
             == "Cannot inject MyApp.CheckoutController: @Inject properties were created while making it, but reflection shows it no stored properties. Either the binary has no reflection metadata (build without -disable-reflection-metadata), or the closure made an object with @Inject properties itself, which nothing injects: define that object in the factory and look it up through the resolver, or inject it with `context.inject(into:)`.")
+    }
+
+    /// Docs/Lifecycle.md "A closed context" and Snippets/RequestScope.swift's output.
+    @Test func contextClosedNamesTheClosedContextAndTheKey() throws {
+        let request = try ApplicationContext(DocsRequestFactory())
+        try request.close()
+        #expect(message { _ = try request.object("handler", as: ErrorMessageWidget.self) }
+            == "Context 'RequestFactory' is closed: cannot look up 'handler'. Look objects up before closing the context, or in a context that is still open.")
+    }
+
+    /// Docs/Lifecycle.md "When a dispose fails".
+    @Test func disposalFailedNamesEachKeyAndItsError() throws {
+        let app = try ApplicationContext(DocsClosingFactory())
+        #expect(message { try app.close() }
+            == "Closing context 'AppFactory': 1 dispose() call failed: 'database': 3 connections still in use. Every other singleton was disposed.")
     }
 }
