@@ -182,6 +182,27 @@ extension ApplicationContext {
         }
     }
 
+    /// A main-actor singleton made for an async lookup: the whole making (closure, injection,
+    /// publication) runs on the main actor, synchronously, so finishing it never needs a thread
+    /// of the task pool: synchronous lookups blocked on it there are safe; one on the main actor
+    /// is told to await instead (`Resolution.awaitsMainActor`).
+    private func createOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        resolution.setAwaitsMainActor(true)
+        defer { resolution.setAwaitsMainActor(false) }
+        do {
+            return try await MainActor.run { () throws -> AnyBox in
+                let thread = ThreadState.current
+                return try thread.runningSynchronously(resolution) { () throws(ContextError) -> AnyBox in
+                    try singletonBoxClaimed(index, resolution, thread)
+                }
+            }
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: error)
+        }
+    }
+
     /// The task of `waiter` was cancelled: it stops waiting for definition `index`.
     private func stopWaiting(_ waiter: AsyncWaiter, _ index: Int) {
         let continuation = Coordinator.lock.withLock { () -> UnsafeContinuation<Void, Never>? in
@@ -195,6 +216,7 @@ extension ApplicationContext {
 
     /// `createSingleton` for an async lookup.
     private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        if records[index].maker.takeUnretainedValue().runsOnMainActor { return try await createOnMainActor(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
         let maker = maker(index)

@@ -172,9 +172,18 @@ extension ApplicationContext {
                 // A synchronous caller never waits for async work: not for an async definition,
                 // and, from inside a task, not for one whose making may suspend.
                 if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return .failed(requiresAwait(index, resolution)) }
+                if phase.blockers.contains(where: { $0.resolution.awaitsMainActor }), MainActorCall.isOnMainActor {
+                    return .failed(requiresAwait(index, resolution))
+                }
             }
             return .wait
         }
+    }
+
+    /// `createSingleton` for a caller that claimed definition `index` elsewhere (an async
+    /// lookup hopping to the main actor).
+    func singletonBoxClaimed(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+        try createSingleton(index, resolution, thread)
     }
 
     /// Makes, injects and publishes the singleton of definition `index`, which `resolution` has

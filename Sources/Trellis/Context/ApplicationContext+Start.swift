@@ -81,6 +81,9 @@ extension ApplicationContext {
                 throw error
             }
         }
+        // Listed in the order their making finished (tasks are collected in whatever order the
+        // group hands them back).
+        entries.sort { $0.end < $1.end }
         journal.appendStartup(entries)
     }
 

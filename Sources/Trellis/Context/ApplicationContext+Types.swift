@@ -81,8 +81,13 @@ extension ApplicationContext {
         for (context, index) in candidates(of: T.self) {
             switch try context.kind(of: index, T.self, probing: { () throws(ContextError) -> Any? in
                 try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any? in try context.probe(index, resolution) }
-            }, making: { () throws(ContextError) -> AnyBox in
-                try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox in try context.singletonBox(index, resolution, thread) }
+            }, making: { () throws(ContextError) -> AnyBox? in
+                try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox? in
+                    // A singleton a lookup this one runs inside of is making (this call comes
+                    // from its `didInject`, say) cannot be looked at yet: left out, not a cycle.
+                    if context.isMadeByOuterLookup(index, resolution) { return nil }
+                    return try context.singletonBox(index, resolution, thread)
+                }
             }) {
             case .no: continue
             case .unknown: complete = false
@@ -134,14 +139,14 @@ extension ApplicationContext {
     }
 
     /// Whether definition `index` makes `T`s, finding out synchronously.
-    private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox) throws(ContextError) -> Kind<T> {
+    private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox?) throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
         let declared = maker(index).declaresKind(of: T.self)
         if records[index].scope.isSingleton {
             if records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
             if declared && !isMade(index) { return .yes(nil) }
-            let value = try making().anyValue
-            guard let typed = value as? T else { return .no }
+            guard let box = try making() else { return .unknown }
+            guard let typed = box.anyValue as? T else { return .no }
             return .yes(typed)
         }
         if declared { return .yes(nil) }
@@ -166,7 +171,11 @@ extension ApplicationContext {
         let declared = maker(index).declaresKind(of: T.self)
         if records[index].scope.isSingleton {
             if declared && !isMade(index) { return .yes(nil) }
-            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox in try await singletonBoxAsync(index, resolution) }
+            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox? in
+                if isMadeByOuterLookup(index, resolution) { return nil }
+                return try await singletonBoxAsync(index, resolution)
+            }
+            guard let box else { return .unknown }
             guard let typed = box.anyValue as? T else { return .no }
             return .yes(typed)
         }
@@ -180,6 +189,12 @@ extension ApplicationContext {
         }
         guard let probe else { return .unknown }
         return probed(index, probe, T.self)
+    }
+
+    /// Whether singleton `index` is being made by a lookup that `resolution` is nested in (not by
+    /// `resolution`'s own lookup, where asking again is a cycle).
+    func isMadeByOuterLookup(_ index: Int, _ resolution: Resolution) -> Bool {
+        !isMade(index) && resolution.isMaking(index, of: self) && !resolution.isMaking(index, of: self, ownLookupOnly: true)
     }
 
     /// Runs prototype `index`'s closure only (a type probe), with its frame on the path; `nil`

@@ -31,7 +31,7 @@ enum CreationPhase {
     /// definition, or a wait for another task); until then a synchronous caller may wait for it
     /// like for any synchronous making.
     var mayAwait: Bool {
-        blockers.contains { $0.resolution.hasSuspended }
+        blockers.contains { $0.resolution.hasSuspendedWithin(from: $0.depth) }
     }
 }
 

@@ -128,6 +128,23 @@ final class Resolution: @unchecked Sendable {
         }
     }
 
+    /// Whether this resolution, or a continuation or nested lookup running for its frames from
+    /// `depth` on, has suspended. Called with `Coordinator.lock` held.
+    func hasSuspendedWithin(from depth: Int) -> Bool {
+        if hasSuspended { return true }
+        return children.contains { $0.attachDepth >= depth && $0.hasSuspendedWithin(from: 0) }
+    }
+
+    /// Set while this resolution waits to run a main-actor closure on the main actor.
+    private(set) var awaitsMainActor = false
+
+    func setAwaitsMainActor(_ value: Bool) {
+        Coordinator.lock.withLock {
+            awaitsMainActor = value
+            Coordinator.lock.broadcast()
+        }
+    }
+
     /// `willSuspend` for a caller that holds the lock.
     func markSuspended() { hasSuspended = true }
 

@@ -15,6 +15,8 @@ class AnyMaker: @unchecked Sendable {
     let isAsync: Bool
     /// Why the definition can never make a usable object (a closure returning `Void`), if so.
     let invalidity: String?
+    /// The closure is `@MainActor`.
+    var runsOnMainActor: Bool { false }
 
     init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, invalidity: String?) {
         self.objectType = objectType
@@ -114,6 +116,11 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
         super.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, invalidity: invalidity)
     }
 
+    override var runsOnMainActor: Bool {
+        if case .mainActor = closure { return true }
+        return false
+    }
+
     // MARK: Running the closure
 
     /// Runs a synchronous closure. A `ContextError` from one of its own lookups passes through
@@ -164,6 +171,11 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
             case .independent, .synchronous:
                 return try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in try run(context, index, resolution) }
             case let .mainActor(make):
+                // A hop to the main actor is work on another executor, not on the task pool: a
+                // synchronous caller off the main actor may wait for it; one on the main actor
+                // may not (the hop is queued behind it), which `awaitsMainActor` tells it.
+                resolution.setAwaitsMainActor(true)
+                defer { resolution.setAwaitsMainActor(false) }
                 let resolver = Resolver(context, index, resolution)
                 let result = UncheckedResult<Object>()
                 try await MainActor.run { () throws -> Void in

@@ -166,7 +166,6 @@ extension ApplicationContext {
                     try header.pointee.fill(base + field.pointee.offset, request, nil)
                 }
                 if !filled {
-                    resolution.willSuspend()
                     let key = header.pointee.key ?? field.pointee.property
                     let requester = AsyncRequester(self, index, resolution, label: field)
                     var value = try await _objectAnyAsync(named: key, from: requester)

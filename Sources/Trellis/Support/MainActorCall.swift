@@ -27,6 +27,11 @@ enum MainActorCall {
         var result: Result<T, any Error>?
     }
 
+    /// Whether the caller runs on the main actor (a rare question: it costs a task).
+    static var isOnMainActor: Bool {
+        (try? ifOnMainActor { () }) != nil
+    }
+
     /// `body`'s result, or `nil` when the caller is not on the main actor (nothing ran).
     static func ifOnMainActor<T>(_ body: @escaping @MainActor @Sendable () throws -> T) throws -> T? {
         #if canImport(Darwin)
