@@ -8,17 +8,21 @@ import Trellis
 // definitions through the async forms, which hop to the main actor to make them.
 
 final class AsyncAPI {
-    /// The thread its initialiser ran on: the main actor's.
-    let madeOn = pthread_self()
-}
+    /// Whether its initialiser ran isolated to the main actor. Checked by the runtime, not by
+    /// comparing threads: under `swift test` on Linux the main actor's jobs do not always run on
+    /// one thread, so a thread taken later says nothing.
+    let madeOnTheMainActor: Bool
 
-/// The thread main-actor code runs on (in this test process, not necessarily the process's
-/// first thread).
-@MainActor func mainActorThread() -> pthread_t { pthread_self() }
+    init() {
+        // Stops the test process if the library ran this initialiser off the main actor.
+        MainActor.assertIsolated("a main-actor definition was made off the main actor")
+        madeOnTheMainActor = true
+    }
+}
 
 extension AsyncAPI {
     nonisolated func wasMadeOnTheMainActor() async -> Bool {
-        pthread_equal(madeOn, await mainActorThread()) != 0
+        await MainActor.run { madeOnTheMainActor }
     }
 }
 

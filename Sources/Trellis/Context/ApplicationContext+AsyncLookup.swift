@@ -144,6 +144,7 @@ extension ApplicationContext {
 
     /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
     func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        if records[index].maker.takeUnretainedValue().runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
         let lock = Coordinator.lock
         while true {
             lock.lock()
@@ -182,18 +183,22 @@ extension ApplicationContext {
         }
     }
 
-    /// A main-actor singleton made for an async lookup: the whole making (closure, injection,
-    /// publication) runs on the main actor, synchronously, so finishing it never needs a thread
-    /// of the task pool: synchronous lookups blocked on it there are safe; one on the main actor
-    /// is told to await instead (`Resolution.awaitsMainActor`).
-    private func createOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+    /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
+    /// claims, makes, injects and publishes there, synchronously. Claiming before the hop would
+    /// leave the definition owned by a lookup queued behind whatever runs on the main actor, and
+    /// a synchronous lookup there could neither wait for it nor make it. On the main actor the
+    /// only possible owners run there too or fail at once (`MainActorRequired`), so waiting is
+    /// safe. While the hop is pending, a synchronous lookup on the main actor waiting for
+    /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
+    private func singletonBoxOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].box! } }
         resolution.setAwaitsMainActor(true)
         defer { resolution.setAwaitsMainActor(false) }
         do {
             return try await MainActor.run { () throws -> AnyBox in
                 let thread = ThreadState.current
                 return try thread.runningSynchronously(resolution) { () throws(ContextError) -> AnyBox in
-                    try singletonBoxClaimed(index, resolution, thread)
+                    try singletonBox(index, resolution, thread)
                 }
             }
         } catch let error as ContextError {
@@ -216,7 +221,6 @@ extension ApplicationContext {
 
     /// `createSingleton` for an async lookup.
     private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-        if records[index].maker.takeUnretainedValue().runsOnMainActor { return try await createOnMainActor(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
         let maker = maker(index)

@@ -180,12 +180,6 @@ extension ApplicationContext {
         }
     }
 
-    /// `createSingleton` for a caller that claimed definition `index` elsewhere (an async
-    /// lookup hopping to the main actor).
-    func singletonBoxClaimed(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
-        try createSingleton(index, resolution, thread)
-    }
-
     /// Makes, injects and publishes the singleton of definition `index`, which `resolution` has
     /// claimed.
     ///
