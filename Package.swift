@@ -7,12 +7,16 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Trellis", targets: ["Trellis"]),
+        // The `.context(_:overriding:)` Swift Testing trait; imports the toolchain's Testing.
+        .library(name: "TrellisTesting", targets: ["TrellisTesting"]),
         .executable(name: "trellis-benchmarks", targets: ["TrellisBenchmarks"]),
     ],
     targets: [
         .target(name: "Trellis"),
+        .target(name: "TrellisTesting", dependencies: ["Trellis"]),
         .executableTarget(name: "TrellisBenchmarks", dependencies: ["Trellis"]),
         .testTarget(name: "TrellisTests", dependencies: ["Trellis"]),
+        .testTarget(name: "TrellisTestingTests", dependencies: ["Trellis", "TrellisTesting"]),
         // Built like a new Xcode app target: every type is @MainActor unless marked otherwise.
         .testTarget(
             name: "TrellisMainActorTests", dependencies: ["Trellis"],

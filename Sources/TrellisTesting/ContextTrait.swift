@@ -1,0 +1,62 @@
+import Testing
+import Trellis
+
+/// A Swift Testing trait that gives each test a fresh ``Trellis/ApplicationContext``, current
+/// for the test body and closed after it.
+///
+/// Made with ``Testing/Trait/context(_:)`` or ``Testing/Trait/context(_:overriding:)``:
+///
+/// ```swift
+/// @Test(.context(AppFactory(), overriding: TestDoubles()))
+/// func checkoutChargesTheCard() throws {
+///     let screen = CheckoutScreen()          // plain init: @Inject reads the test's context
+///     try screen.pay()
+/// }
+/// ```
+///
+/// Each test, and each argument of a parameterised test, gets a context of its own, built with
+/// the async initialiser (so async eager singletons are started), bound with
+/// ``Trellis/ApplicationContext/withCurrent(isolation:_:)`` for the body (and the child tasks it
+/// starts), and closed with ``Trellis/ApplicationContext/close()`` when the body returns or
+/// throws. Tests using the trait may run in parallel: each sees only its own context through
+/// ``Trellis/ApplicationContext/current``.
+///
+/// On a suite the trait applies to every test in it, one context per test. A test's own
+/// `.context` trait binds inside the suite's, so the test's context is the current one.
+///
+/// A context that fails to build fails the test before its body runs, with the
+/// ``Trellis/ContextError``; one that fails to close (a `dispose` threw) fails the test after it.
+public struct ContextTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Builds the context for one test case.
+    let makeContext: @Sendable () async throws -> ApplicationContext
+
+    /// Applied to every test of a suite, and to every case of a parameterised test, one context
+    /// each.
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case; none for a suite as a whole (its tests get their own).
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> ContextTrait? {
+        testCase == nil ? nil : self
+    }
+
+    /// Builds the context, runs the test with it current, and closes it.
+    ///
+    /// - Throws: The error that built or closed the context, or the test's own error (the
+    ///   context is closed first, and a failure to close is then recorded as an issue).
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let context = try await makeContext()
+        do {
+            try await context.withCurrent { try await function() }
+        } catch {
+            do {
+                try await context.close()
+            } catch let closing {
+                Issue.record(closing, "the test's context failed to close after the test threw")
+            }
+            throw error
+        }
+        try await context.close()
+    }
+}
