@@ -218,3 +218,40 @@ private struct ShadowWithOtherTypeFactory: ObjectFactory {
     #expect(candidates.contains("kitty"))
     #expect(candidates.contains { $0.hasSuffix("tom") })
 }
+
+private final class Report {}
+
+private struct UnrelatedClassesFactory: ObjectFactory {
+    let made: InjCounter
+    var definitions: Definitions {
+        createSingleton("lonely") { [made] in
+            made.increment()
+            return Lonely()
+        }
+        createPrototype("cat") { [made] in
+            made.increment()
+            return Cat("cat")
+        }
+        createSingleton("report") { () async -> Report in Report() }
+        createSingleton("dog") { Dog("dog") }
+    }
+}
+
+@Test func lookupByClassSkipsDefinitionsDeclaringAnUnrelatedClassWithoutMakingThem() throws {
+    let made = InjCounter()
+    let context = try ApplicationContext(UnrelatedClassesFactory(made: made))
+    // 'report' is async: had it been made to learn its type, a synchronous lookup would throw
+    // requiresAwait.
+    #expect(try context.object(of: Dog.self) === (try context.object("dog", as: Dog.self)))
+    #expect(try context.objects(of: Unused.self).isEmpty)
+    #expect(made.value == 0)
+}
+
+@Test func asyncLookupByClassSkipsDefinitionsDeclaringAnUnrelatedClassWithoutMakingThem() async throws {
+    let made = InjCounter()
+    let context = try await ApplicationContext(UnrelatedClassesFactory(made: made))
+    #expect(try await context.objects(of: Animal.self).count == 2)
+    #expect(made.value == 1)
+    #expect(try await context.objects(of: Report.self).count == 1)
+    #expect(made.value == 1)
+}

@@ -141,6 +141,7 @@ extension ApplicationContext {
     /// Whether definition `index` makes `T`s, finding out synchronously.
     private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox?) throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
+        if maker(index).declaresNoKind(of: T.self) { return .no }
         let declared = maker(index).declaresKind(of: T.self)
         if records[index].scope.isSingleton {
             if records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
@@ -168,6 +169,7 @@ extension ApplicationContext {
     /// `kind(of:)` for an async lookup by type.
     private func kindAsync<T>(of index: Int, _ type: T.Type) async throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
+        if maker(index).declaresNoKind(of: T.self) { return .no }
         let declared = maker(index).declaresKind(of: T.self)
         if records[index].scope.isSingleton {
             if declared && !isMade(index) { return .yes(nil) }

@@ -78,6 +78,12 @@ class AnyMaker: @unchecked Sendable {
     func declaresKind<T>(of type: T.Type) -> Bool {
         fatalError("Trellis internal error: AnyMaker.declaresKind must be overridden")
     }
+
+    /// Whether the declared type alone proves that no object made is a `T`, so a lookup by type
+    /// need not make it to find out.
+    func declaresNoKind<T>(of type: T.Type) -> Bool {
+        fatalError("Trellis internal error: AnyMaker.declaresNoKind must be overridden")
+    }
 }
 
 /// The creation closure of a definition whose objects are `Object`s.
@@ -259,6 +265,14 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
     }
 
     override func declaresKind<T>(of type: T.Type) -> Bool { Object.self is T.Type }
+
+    override func declaresNoKind<T>(of type: T.Type) -> Bool {
+        // Two classes neither of which derives from the other share no subclass (single
+        // inheritance), so no object of `Object` or a subclass is a `T`. Protocols, `AnyObject`
+        // and value types are left to the made object: a subclass may conform, a value may be
+        // bridged or unwrapped by the cast.
+        Object.self is AnyClass && T.self is AnyClass && !(Object.self is T.Type) && !(T.self is Object.Type)
+    }
 }
 
 /// Carries a main-actor closure's result back to the async lookup that hopped there.
