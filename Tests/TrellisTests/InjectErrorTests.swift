@@ -405,3 +405,16 @@ private final class RetryOptional {
     try context.inject(into: target)
     #expect(target.gateway === (try context.object("gateway", as: Gateway.self)))
 }
+
+@Test func neverInjectedErrorNamesThePropertyAndHowToInjectIt() {
+    let error = #expect(throws: ContextError.self) { _ = try RetryTarget().$gateway.get() }
+    guard case let .neverInjected(property, declaredAt)? = error else {
+        Issue.record("expected neverInjected, got \(String(describing: error))")
+        return
+    }
+    #expect(property == "gateway")
+    #expect(declaredAt.hasPrefix("TrellisTests/InjectErrorTests.swift:"))
+    let message = error?.description ?? ""
+    #expect(message.contains("@Inject property 'gateway' declared at TrellisTests/InjectErrorTests.swift:"))
+    #expect(message.contains("setDefault") && message.contains("withCurrent") && message.contains("inject(into:"))
+}

@@ -48,7 +48,7 @@ public struct InjectedProperty<Value> {
         case let .pending(fallback):
             if let fallback { return fallback }
             if let none = OptionalNone.value(of: Value.self) { return none }
-            throw .neverInjected(property: header.key ?? "of type \(Value.self)", declaredAt: "\(header.file):\(header.line)")
+            throw .neverInjected(property: header.key ?? naming?.name() ?? "of type \(Value.self)", declaredAt: "\(header.file):\(header.line)")
         }
     }
 }
