@@ -393,4 +393,71 @@ private struct DocsPaymentsFactory: ObjectFactory {
         #expect(message { try app.close() }
             == "Closing context 'AppFactory': 1 dispose() call failed: 'database': 3 connections still in use. Every other singleton was disposed.")
     }
+
+    /// Docs/GettingStarted.md "Common mistakes": a closure that returns nothing.
+    @Test func voidDefinitionIsAnInvalidDefinitionSayingHowToReturnTheObject() {
+        #expect(message { _ = try ApplicationContext(DocsVoidFactory()) }
+            == "Invalid definition 'clock' in context 'AppFactory': its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`.")
+    }
+
+    /// SPEC §3: `validate` reports a `Void` definition too, as `invalidDefinition`.
+    @Test func voidDefinitionIsReportedByValidate() {
+        let problems = ApplicationContext.validate(DocsVoidFactory()).problems
+        #expect(problems.count == 1)
+        guard case let .invalidDefinition(key, _, context)? = problems.first else {
+            Issue.record("expected invalidDefinition, got \(problems)")
+            return
+        }
+        #expect(key == "clock" && context == "AppFactory")
+    }
+
+    /// Docs/GettingStarted.md "Common mistakes": overriding an alias.
+    @Test func overrideOfAnAliasNamesItsKey() {
+        #expect(message { _ = try ApplicationContext(DocsMailFactory(), overriding: DocsMailServiceOverride()) }
+            == "Override of 'mailService': in context 'AppFactory' it is an alias of 'mailer', and overrides name keys. Override 'mailer' instead.")
+    }
+
+    /// Docs/GettingStarted.md "Common mistakes" (there the type is `MyApp.Summary`).
+    @Test func lookupByATypeNothingMakesSaysSo() throws {
+        let app = try ApplicationContext(DocsMailFactory())
+        #expect(message { _ = try app.object(of: DocsSummary.self) }
+            == "No definition makes a TrellisTests.DocsSummary in context 'AppFactory'. Define one, or check that the type is the one its definition returns (a protocol, a superclass or the type itself).")
+    }
+
+    /// Docs/GettingStarted.md "Common mistakes" and Docs/Async.md: a synchronous lookup of an
+    /// async definition.
+    @Test func requiresAwaitNamesTheKeyAndBothFixes() throws {
+        let app = try ApplicationContext(DocsMailFactory())
+        #expect(message { _ = try app.object("config", as: ErrorMessageWidget.self) }
+            == "'config' needs an async lookup, so a synchronous call cannot have it: it is async and not made yet (or being made, or made while the context's async eager singletons start, when synchronous closures never get async definitions). Look it up with `try await` (from an async closure, if a closure needs it), or make it an eager singleton and start the context with `try await ApplicationContext(…)`.")
+    }
+}
+
+final class DocsSummary {}
+
+private struct DocsVoidFactory: ObjectFactory {
+    var contextName: String { "AppFactory" }
+    var definitions: Definitions {
+        // What `{ print("making the clock") }` defines, without the deprecation warning the
+        // compiler gives that closure (.ci/compiler-messages/void-definition.swift pins it).
+        Self.define("clock") { () -> Void in }
+    }
+
+    static func define<Object>(_ key: String, _ make: @escaping @Sendable () -> Object) -> Definition {
+        DocsVoidFactory().createSingleton(key, make)
+    }
+}
+
+private struct DocsMailFactory: ObjectFactory {
+    var contextName: String { "AppFactory" }
+    var definitions: Definitions {
+        createSingleton("mailer") { ErrorMessageWidget() }.aliases("mailService")
+        createSingleton("config") { () async -> ErrorMessageWidget in ErrorMessageWidget() }
+    }
+}
+
+private struct DocsMailServiceOverride: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("mailService") { ErrorMessageWidget() }
+    }
 }
