@@ -28,8 +28,4 @@ final class Cache: Sendable {
     static func warm() async -> Cache { Cache() }
 }
 
-final class Greeter: Sendable {
-    func greet() -> String { "hello" }
-}
 
-final class Request: Sendable {}
