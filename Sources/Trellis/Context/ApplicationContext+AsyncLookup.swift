@@ -195,12 +195,12 @@ extension ApplicationContext {
         resolution.setAwaitsMainActor(true)
         defer { resolution.setAwaitsMainActor(false) }
         do {
-            return try await MainActor.run { () throws -> AnyBox in
+            return try await MainActor.run { () throws -> SendableBox in
                 let thread = ThreadState.current
-                return try thread.runningSynchronously(resolution) { () throws(ContextError) -> AnyBox in
+                return SendableBox(try thread.runningSynchronously(resolution) { () throws(ContextError) -> AnyBox in
                     try singletonBox(index, resolution, thread)
-                }
-            }
+                })
+            }.box
         } catch let error as ContextError {
             throw error
         } catch {

@@ -39,15 +39,16 @@ public final class ApplicationContext: Sendable {
     /// throws `contextClosed`.
     let lifecycle = Atomic<UInt8>(0)
     /// Dependency edges, the start-up log and other diagnostics; guarded by `Coordinator.lock`
-    /// (see `ContextJournal`).
-    nonisolated(unsafe) var journalStorage = ContextJournal()
+    /// (see `ContextJournal`). Unchecked exclusivity: the lock already serialises every access,
+    /// and the runtime's dynamic check costs more than the write it guards on a creation path.
+    @exclusivity(unchecked) nonisolated(unsafe) var journalStorage = ContextJournal()
     /// The journal's operations.
     var journal: JournalAccess { JournalAccess(context: self) }
     /// The scratch context `validate()` runs in: it is not started, and problems injecting its
     /// objects are collected rather than thrown.
     let isValidation: Bool
     /// What `close()` has done so far; guarded by `Coordinator.lock`.
-    nonisolated(unsafe) var closing = ClosingState.open
+    @exclusivity(unchecked) nonisolated(unsafe) var closing = ClosingState.open
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
     /// eager singletons in declaration order.

@@ -85,14 +85,16 @@ public struct Definitions: Sendable {
         var declarations: [AliasDeclaration] = []
         groups.withUnsafeMutableBufferPointer { buffer in
             for position in buffer.indices {
-                var group = Definitions()
-                swap(&group, &buffer[position])
-                switch group.storage {
+                if !buffer[position].aliasDeclarations.isEmpty { declarations.append(contentsOf: buffer[position].aliasDeclarations) }
+                var storage = Storage.none
+                swap(&storage, &buffer[position].storage)
+                // Consumed, so the definition moves into the array instead of being copied
+                // (a retain and a release of its key, aliases and maker each).
+                switch consume storage {
                 case .none: break
                 case let .one(definition): definitions.append(definition)
                 case let .many(more): definitions.append(contentsOf: more)
                 }
-                if !group.aliasDeclarations.isEmpty { declarations.append(contentsOf: group.aliasDeclarations) }
             }
         }
         var result = Definitions()

@@ -213,7 +213,7 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
     }
 
     override func makeBox(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
-        Box(try run(context, index, resolution))
+        AnyBox.holding(try run(context, index, resolution), isClassType: isClassType)
     }
 
     override func injectBox(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
@@ -240,7 +240,7 @@ final class TypedMaker<Object>: AnyMaker, @unchecked Sendable {
     // MARK: Asynchronous
 
     override func makeBoxAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-        Box(try await runAsync(context, index, resolution))
+        AnyBox.holding(try await runAsync(context, index, resolution), isClassType: isClassType)
     }
 
     override func injectBoxAsync(_ box: AnyBox, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
@@ -282,65 +282,85 @@ private final class UncheckedResult<Value>: @unchecked Sendable {
     var value: Value?
 }
 
-/// A made singleton, type-erased: its value lives at `pointer`, as the box's `Object` type.
-class AnyBox: @unchecked Sendable {
-    // Safe: immutable after init. The boxed object itself is the user's: the context only hands
-    // out copies of the reference and never reads or writes the object after injecting it.
-    let typeID: ObjectIdentifier
-    /// The value, of the type identified by `typeID`; valid for the box's lifetime. Alone on
-    /// its cache line, so threads copying it out never share a line with a reference count
-    /// another thread is writing.
-    let pointer: UnsafeMutableRawPointer
-    /// The value is a class instance (also when declared as an existential): an early
-    /// reference to it is the object itself, not a copy.
-    let isReference: Bool
-
-    init(typeID: ObjectIdentifier, pointer: UnsafeMutableRawPointer, isReference: Bool) {
-        self.typeID = typeID
-        self.pointer = pointer
-        self.isReference = isReference
+/// A made singleton, type-erased: its value lives at `pointer`, as the type `objectType`.
+///
+/// One allocation holds the box's fields and, in its tail, the value, aligned to a cache line
+/// and alone on it: threads copying the value out never share a line with a reference count
+/// another thread is writing (the object's own, allocated just before the box, would otherwise
+/// often sit next to it). Not generic: a generic box class would ask the runtime for its
+/// metadata (a hash-table lookup) every time a singleton is made, which a context made per
+/// request pays for each of its singletons; the value's type is opened from `objectType` where
+/// it is needed instead.
+final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
+    // Not `Sendable` (`ManagedBuffer` is not), though safe to share: the header is written once,
+    // while the box is made, and immutable after; the value is only copied out. The boxed
+    // object itself is the user's: the context only hands out copies of the reference and
+    // never reads or writes the object after injecting it. `SendableBox` carries a box across
+    // tasks.
+    struct Header {
+        let objectType: Any.Type
+        /// The value, valid for the box's lifetime.
+        let pointer: UnsafeMutableRawPointer
+        /// The value is a class instance (also when declared as an existential): an early
+        /// reference to it is the object itself, not a copy.
+        let isReference: Bool
     }
 
-    var anyValue: Any { fatalError("Trellis internal error: AnyBox.anyValue must be overridden") }
-
-    /// The value's dynamic type.
-    var dynamicType: Any.Type { fatalError("Trellis internal error: AnyBox.dynamicType must be overridden") }
-
-    /// Copies the value into `result`, uninitialised memory of the box's type.
-    func copy(into result: UnsafeMutableRawPointer) {
-        fatalError("Trellis internal error: AnyBox.copy(into:) must be overridden")
-    }
-}
-
-/// A made singleton of a definition whose objects are `Object`s.
-final class Box<Object>: AnyBox, @unchecked Sendable {
-    // Safe: see `AnyBox`.
-    /// The allocation `pointer` lies in: enough for the value rounded up to whole cache lines,
-    /// plus a line of slack to align it (a plain allocation costs a third of an aligned one).
-    private let allocation: UnsafeMutableRawPointer
-
-    init(_ value: Object) {
-        let size = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
-        allocation = .allocate(byteCount: size + 63, alignment: 16)
-        let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: allocation) + 63) & ~UInt(63))!
-        storage.initializeMemory(as: Object.self, repeating: value, count: 1)
-        super.init(typeID: ObjectIdentifier(Object.self), pointer: storage, isReference: type(of: value as Any) is AnyClass)
+    /// Moves `value` into a new box.
+    static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> AnyBox {
+        let lines = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
+        let isReference = isClassType || type(of: copy value as Any) is AnyClass
+        let buffer = AnyBox.create(minimumCapacity: lines + 63) { buffer in
+            let tail = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+            let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: tail) + 63) & ~UInt(63))!
+            return Header(objectType: Object.self, pointer: storage, isReference: isReference)
+        }
+        let box = unsafeDowncast(buffer, to: AnyBox.self)
+        box.header.pointer.initializeMemory(as: Object.self, to: value)
+        return box
     }
 
     deinit {
-        pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
-        allocation.deallocate()
+        func destroy<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) {
+            pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
+        }
+        destroy(header.objectType, at: header.pointer)
     }
 
-    override var anyValue: Any { pointer.assumingMemoryBound(to: Object.self).pointee }
+    var typeID: ObjectIdentifier { ObjectIdentifier(header.objectType) }
+    var pointer: UnsafeMutableRawPointer { header.pointer }
+    var isReference: Bool { header.isReference }
 
-    override var dynamicType: Any.Type {
-        guard isReference, Object.self is AnyObject.Type else { return type(of: pointer.assumingMemoryBound(to: Object.self).pointee as Any) }
+    var anyValue: Any {
+        func value<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) -> Any {
+            pointer.assumingMemoryBound(to: Object.self).pointee
+        }
+        return value(header.objectType, at: header.pointer)
+    }
+
+    /// The value's dynamic type.
+    var dynamicType: Any.Type {
         // A class reference: read its isa without copying the value out.
-        return Unmanaged<AnyObject>.fromOpaque(pointer.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { type(of: $0) }
+        if header.isReference, header.objectType is AnyObject.Type {
+            return Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { type(of: $0) }
+        }
+        return type(of: anyValue)
     }
 
-    override func copy(into result: UnsafeMutableRawPointer) {
-        result.initializeMemory(as: Object.self, repeating: pointer.assumingMemoryBound(to: Object.self).pointee, count: 1)
+    /// Copies the value into `result`, uninitialised memory of the box's type.
+    func copy(into result: UnsafeMutableRawPointer) {
+        func copy<Object>(_: Object.Type, from pointer: UnsafeMutableRawPointer, into result: UnsafeMutableRawPointer) {
+            result.initializeMemory(as: Object.self, to: pointer.assumingMemoryBound(to: Object.self).pointee)
+        }
+        copy(header.objectType, from: header.pointer, into: result)
     }
+}
+
+/// An `AnyBox` handed from one task to another.
+struct SendableBox: @unchecked Sendable {
+    // Safe: a box is immutable once made (its header is written before anyone else sees it, and
+    // its value is only copied out); `ManagedBuffer` is not `Sendable` only because buffers in
+    // general are mutable.
+    let box: AnyBox
+    init(_ box: AnyBox) { self.box = box }
 }

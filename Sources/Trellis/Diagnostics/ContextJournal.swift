@@ -35,7 +35,14 @@ struct JournalAccess {
     unowned(unsafe) let context: ApplicationContext
 
     func record(_ edge: Edge) {
-        Coordinator.lock.withLock { context.journalStorage.edges.append(edge) }
+        Coordinator.lock.withLock { Self.append(edge, to: &context.journalStorage.edges) }
+    }
+
+    private static func append(_ edge: Edge, to edges: inout [Edge]) {
+        // A short-lived context records a handful of edges: one allocation for them instead of
+        // growing the array 1, 2, 4, 8.
+        if edges.capacity == 0 { edges.reserveCapacity(8) }
+        edges.append(edge)
     }
 
     func appendStartup(_ entries: [StartupReport.Entry]) {
