@@ -184,6 +184,12 @@ public struct Inject<Value> {
             case let .made(made):
                 field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
                 return true
+            case .prototype:
+                try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) in
+                    try request.pointee.makePrototype(into: UnsafeMutableRawPointer(buffer.baseAddress!))
+                    field.pointee.store(buffer.baseAddress!.move())
+                }
+                return true
             case .missing:
                 return try fillMissing(field, request)
             case .lookUp:

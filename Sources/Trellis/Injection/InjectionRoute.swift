@@ -66,6 +66,9 @@ final class InjectionRoute: @unchecked Sendable {
 enum RoutedField {
     /// The made singleton, declared as the field's type, is here.
     case made(UnsafeRawPointer)
+    /// A synchronous prototype declared as the field's type: `makePrototype(into:)` makes it
+    /// without looking its key up again.
+    case prototype
     /// No context answers to the key.
     case missing
     /// Look it up by name.
@@ -91,9 +94,18 @@ extension InjectRequest {
         guard let context = target.pointee.context else { return .missing }
         return context._withUnsafeGuaranteedRef { context in
             let index = target.pointee.index
-            guard context.records[index].typeID == type, !context.records[index].isAsync,
-                  let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
+            guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
+            if context.records[index].scope == .prototype { return .prototype }
+            guard let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
             return .made(made)
         }
+    }
+
+    /// Makes the prototype the route names for this field (after `routed` said `.prototype`)
+    /// into `result`, uninitialised memory of the field's type.
+    @usableFromInline
+    func makePrototype(into result: UnsafeMutableRawPointer) throws(ContextError) {
+        let target = target!.pointee
+        _ = try target.context!.takeUnretainedValue().make(target.index, into: result, from: requester)
     }
 }
