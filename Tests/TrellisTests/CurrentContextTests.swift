@@ -263,3 +263,25 @@ private struct LazyScreenFactory: ObjectFactory {
         #expect(screen.mailer === double)
     }
 }
+
+// MARK: - Isolation of the async `withCurrent`
+
+@MainActor private final class MainActorCounter {
+    var value = 0
+}
+
+@Suite struct CurrentContextIsolationTests {
+    @MainActor @Test func asyncWithCurrentRunsItsBodyOnTheCallersActor() async throws {
+        let a = try startTagged("A")
+        let counter = MainActorCounter()
+        let tag = await a.withCurrent { () async -> String? in
+            MainActor.assertIsolated()
+            counter.value += 1                      // main-actor state, no hop needed
+            await Task.yield()
+            MainActor.assertIsolated()
+            return plainScreenTag()
+        }
+        #expect(counter.value == 1)
+        #expect(tag == "A")
+    }
+}
