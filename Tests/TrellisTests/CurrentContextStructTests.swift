@@ -177,11 +177,13 @@ private func startStructCase(_ tag: String) throws -> ApplicationContext {
         let a = try startStructCase("A")
         let form = Sync.withCurrent(a) { PrivateFormAmbiguous() }
         let error = syncError { try form.$first.get() }
-        guard case .neverInjected? = error else {
-            Issue.record("expected neverInjected, got \(String(describing: error))")
+        guard case let .unnamedProperty(_, _, _, candidates)? = error else {
+            Issue.record("expected unnamedProperty, got \(String(describing: error))")
             return
         }
+        #expect(candidates.count > 1)
         #expect(error?.description.contains("@Inject(\"key\")") == true)
+        #expect(error?.description.contains("setDefault") == false)
         #expect(error?.description.contains("CurrentContextStructTests.swift") == true)
     }
 

@@ -24,6 +24,7 @@ extension ApplicationContext {
             return stored
         }
         CurrentContext.hasDefault.store(context != nil, ordering: .releasing)
+        CurrentContext.generation.add(1, ordering: .releasing)
         withExtendedLifetime(previous) {}
     }
 
@@ -59,6 +60,9 @@ enum CurrentContext {
     static let hasDefault = Atomic<Bool>(false)
     /// `withCurrent` scopes running anywhere in the process.
     static let bindings = Atomic<Int>(0)
+    /// Counts `setDefault` calls, so a thread may cache the default it read (`ThreadState`).
+    /// Starts at 1, which no thread's cache starts at.
+    static let generation = Atomic<Int>(1)
 
     /// Whether a current context can exist at all: one relaxed load each, so a process that never
     /// binds one pays (almost) nothing when `@Inject` wrappers are made.

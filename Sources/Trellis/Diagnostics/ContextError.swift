@@ -51,6 +51,11 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     /// A required `@Inject` property was read (or `$property.get()` called) before anything
     /// injected it, and no context was current when its owner was made.
     case neverInjected(property: String, declaredAt: String)
+    /// A property of an object made with its plain `init` was read through the current context
+    /// (`context`), but it gives no key and its name could not be learned (its owner is a
+    /// private or nested type); `candidates` are the keys declared with its type (not exactly
+    /// one, or that one would have been used).
+    case unnamedProperty(type: String, declaredAt: String, context: String, candidates: [String])
     /// A `.lazy` (or current-context) `@Inject` property was first read after its context was
     /// released.
     case contextReleased(context: String, key: String)
@@ -144,6 +149,11 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(failures.map(\.description).joined(separator: "; ")). Every other singleton was disposed."
         case let .neverInjected(property, declaredAt):
             return "@Inject property '\(property)' declared at \(declaredAt) was read before it was injected. Make its owner with an ApplicationContext (in a definition's closure), call `try context.inject(into: owner)` first, or make a context current when the owner is made: `ApplicationContext.setDefault(app)` at launch, or `try context.withCurrent { … }` around the code that makes it."
+        case let .unnamedProperty(type, declaredAt, context, candidates):
+            let found = candidates.isEmpty
+                ? "no definition in context '\(context)' is declared with its type"
+                : "definitions \(candidates.map { "'\($0)'" }.joined(separator: ", ")) are all declared with its type"
+            return "@Inject property of type \(type) declared at \(declaredAt) was read through the current context '\(context)', but it gives no key and its name could not be learned (its owner is a private or nested type), and \(found). Give it its key: @Inject(\"key\")."
         case let .contextReleased(context, key):
             return "@Inject property '\(key)' was first read after its context '\(context)' was released. Keep the context alive as long as the objects it injects, or inject the property eagerly."
         case let .reflectionUnavailable(type):

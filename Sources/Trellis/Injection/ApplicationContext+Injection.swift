@@ -224,5 +224,4 @@ extension ApplicationContext {
 @usableFromInline
 func _noteInjectInitialised() -> ApplicationContext? {
     ThreadState.countInjectWrapper()
-    return CurrentContext.mayBeSet ? ApplicationContext.current : nil
 }

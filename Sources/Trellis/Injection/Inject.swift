@@ -86,7 +86,7 @@ public struct Inject<Value> {
         // code instead of generic code that looks up type metadata for every property.
         header = InjectHeader(key: key, isLazy: isLazy, file: file, line: line, fill: Self.fill)
         if let current = _noteInjectInitialised() {
-            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback ?? OptionalNone.value(of: Value.self), declaration: PropertyDeclaration(file: file, line: line, owner: owner, wrapper: Self.self)))
+            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback.map { $0 as Any }, declaration: PropertyDeclaration(file: file, line: line, owner: owner, wrapper: Self.self)))
         } else {
             storage = .pending(fallback: fallback)
         }
@@ -217,7 +217,7 @@ public struct Inject<Value> {
         let context = request.pointee.context
         if field.pointee.header.isLazy {
             guard context.contains(key) else { return try fillMissing(field, request) }
-            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: fallback(of: field), property: request.pointee.property, requester: request.pointee.requesterIndex, file: field.pointee.header.file, line: field.pointee.header.line))
+            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), property: request.pointee.property, requester: request.pointee.requesterIndex, file: field.pointee.header.file, line: field.pointee.header.line))
             field.pointee.header.isPending = false
             return true
         }
@@ -244,6 +244,16 @@ public struct Inject<Value> {
         }
         if found { return true }
         return try fillMissing(field, request)
+    }
+
+    /// The default declared for a field not injected yet, if any, for a `LazyInjection`.
+    @inlinable
+    static func declaredFallback(of field: UnsafeMutablePointer<Self>) -> Any? {
+        switch field.pointee.storage {
+        case let .pending(fallback): fallback.map { $0 as Any }
+        case let .lazy(lazy): lazy.declaredFallback
+        case .value: nil
+        }
     }
 
     /// The declared default of a field not injected yet (or `nil` of an optional).

@@ -1,16 +1,27 @@
+import Synchronization
+
 /// The state of an `@Inject` property looked up on first read: a `.lazy` property after
 /// injection, or a property of an object made while a context was current. What to look up, and
 /// the object once looked up.
+///
+/// One allocation per property, made when the wrapper is (a current-context property) or
+/// injected (a `.lazy` one): it is its own wait-for slot, and its name for messages is only
+/// built when a message needs it.
 @usableFromInline
-final class LazyInjection<Value>: @unchecked Sendable {
-    // Safe: `made` and the slot's phase and waiters are read and written only while holding
-    // `Coordinator.lock`; the rest is immutable, and the context reference is weak.
+final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
+    // Safe: `made` is written once, under `Coordinator.lock`, before `isMade` is set with
+    // release ordering; it is read only after `isMade` is seen set (acquire) or under the lock.
+    // The slot's phase and waiters are guarded by the lock; the rest is immutable, and the
+    // context reference is weak.
     private weak var context: ApplicationContext?
     private let contextName: String
     /// `nil` for a current-context property whose key is its name, learned on first read.
     private let key: String?
-    /// The declared default value (or `nil` of an optional).
-    @usableFromInline let fallback: Value?
+    /// The declared default value, if any. Stored as `Any`: a `Value?` field would make this
+    /// generic class ask the runtime for `Optional<Value>`'s metadata (a hash-table lookup) each
+    /// time one is made and destroyed, and one is made per property of every object made while
+    /// a context is current.
+    @usableFromInline let declaredFallback: Any?
     /// Noted from the current context when the wrapper was made: an injection by a context
     /// still replaces it.
     @usableFromInline let isFromCurrent: Bool
@@ -23,47 +34,64 @@ final class LazyInjection<Value>: @unchecked Sendable {
     private let requester: Int
     /// The property's name, labelling that edge.
     private let property: String?
-    /// First read takes part in the context's exactly-once and cycle detection like a singleton,
-    /// so a lookup that comes back to this property is reported instead of hanging.
-    private let slot: LazyInjectionSlot
-    private var made: Value?
+    /// The object once looked up (a pointer for the same reason as `declaredFallback`).
+    private var made: UnsafeMutablePointer<Value>?
+    /// `made` is set: reads need no lock from then on.
+    private let isMade = Atomic<Bool>(false)
+
+    /// The declared default value, or `nil` of an optional.
+    @usableFromInline var fallback: Value? {
+        if let declaredFallback { return (declaredFallback as! Value) }
+        return OptionalNone.value(of: Value.self)
+    }
 
     /// A `.lazy` property of an injected object.
     @usableFromInline
-    init(context: ApplicationContext, key: String, fallback: Value?, property: String, requester: Int, file: StaticString, line: UInt) {
+    init(context: ApplicationContext, key: String, fallback: Any?, property: String, requester: Int, file: StaticString, line: UInt) {
         self.context = context
         self.requester = requester
         self.property = property
         self.contextName = context.name
         self.key = key
-        self.fallback = fallback
+        self.declaredFallback = fallback
         self.isFromCurrent = false
         self.declaration = nil
         self.file = file
         self.line = line
-        self.slot = LazyInjectionSlot(name: "@Inject(.lazy) \(property)")
     }
 
     /// A property of an object made while `current` was the current context.
     @usableFromInline
-    init(current: ApplicationContext, key: String?, fallback: Value?, declaration: PropertyDeclaration) {
+    init(current: ApplicationContext, key: String?, fallback: Any?, declaration: PropertyDeclaration) {
         self.context = current
         self.contextName = current.name
         self.key = key
-        self.fallback = fallback
+        self.declaredFallback = fallback
         self.isFromCurrent = true
         self.requester = -1
         self.property = nil
         self.declaration = declaration
         self.file = declaration.file
         self.line = declaration.line
-        self.slot = LazyInjectionSlot(name: "@Inject \(key ?? "property at \(declaration.site)")")
+    }
+
+    deinit {
+        if let made {
+            made.deinitialize(count: 1)
+            made.deallocate()
+        }
+    }
+
+    /// The property as the wait-for graph names it in a cycle's path.
+    override var name: String {
+        isFromCurrent ? "@Inject \(key ?? "property at \(file):\(line)")" : "@Inject(.lazy) \(property ?? "")"
     }
 
     /// The object, looked up on first read and kept; made once when several threads read first
     /// at the same moment. No lock is held while it is looked up.
     func value(naming: PropertyNaming?) throws(ContextError) -> Value {
-        try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Value in
+        if isMade.load(ordering: .acquiring) { return made!.pointee }
+        return try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Value in
             let lock = Coordinator.lock
             lock.lock()
             while true {
@@ -78,7 +106,7 @@ final class LazyInjection<Value>: @unchecked Sendable {
                     lock.unlock()
                     return try finish(resolution, Result { () throws(ContextError) -> Value in try lookUp(naming) })
                 case .wait:
-                    resolution.waitingFor = .lazyProperty(slot)
+                    resolution.waitingFor = .lazyProperty(self)
                     lock.wait()
                     resolution.waitingFor = nil
                 }
@@ -89,6 +117,7 @@ final class LazyInjection<Value>: @unchecked Sendable {
     /// `value(naming:)` for an async read: waits by suspending, and the lookup may make async
     /// definitions.
     func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
+        if isMade.load(ordering: .acquiring) { return made!.pointee }
         let resolution = Resolution(session: .plain, isAsync: true)
         while true {
             let lock = Coordinator.lock
@@ -107,8 +136,8 @@ final class LazyInjection<Value>: @unchecked Sendable {
                 return try finish(resolution, result)
             case .wait:
                 let waiter = AsyncWaiter()
-                slot.asyncWaiters.append(waiter)
-                resolution.waitingFor = .lazyProperty(slot)
+                asyncWaiters.append(waiter)
+                resolution.waitingFor = .lazyProperty(self)
                 lock.unlock()
                 await waiter.suspend()
                 lock.withLock { resolution.waitingFor = nil }
@@ -125,13 +154,13 @@ final class LazyInjection<Value>: @unchecked Sendable {
 
     /// Called with the lock held.
     private func claim(_ resolution: Resolution) -> Claim {
-        if let made { return .made(made) }
-        guard case .making = slot.phase else {
-            slot.phase = .making(owner: resolution, depth: resolution.depth)
+        if let made { return .made(made.pointee) }
+        guard case .making = phase else {
+            phase = .making(owner: resolution, depth: resolution.depth)
             return .claimed
         }
-        if let waited = Coordinator.cycle(through: slot.phase, to: resolution) {
-            return .failed(.circularDependency(path: resolution.cyclePrefix(closedBy: slot.phase.blockers.first?.resolution) + [slot.name] + waited))
+        if let waited = Coordinator.cycle(through: phase, to: resolution) {
+            return .failed(.circularDependency(path: resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [name] + waited))
         }
         return .wait
     }
@@ -139,10 +168,15 @@ final class LazyInjection<Value>: @unchecked Sendable {
     private func finish(_ resolution: Resolution, _ result: Result<Value, ContextError>) throws(ContextError) -> Value {
         var woken: [UnsafeContinuation<Void, Never>] = []
         Coordinator.lock.withLock {
-            if case let .success(value) = result, made == nil { made = value }
-            slot.phase = .idle
-            woken = slot.asyncWaiters.compactMap { $0.wake() }
-            slot.asyncWaiters = []
+            if case let .success(value) = result, made == nil {
+                let stored = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+                stored.initialize(to: value)
+                made = stored
+                isMade.store(true, ordering: .releasing)
+            }
+            phase = .idle
+            woken = asyncWaiters.compactMap { $0.wake() }
+            asyncWaiters = []
             Coordinator.lock.broadcast()
         }
         for continuation in woken { continuation.resume() }
@@ -160,7 +194,7 @@ final class LazyInjection<Value>: @unchecked Sendable {
         let wanted = ObjectIdentifier((Value.self as? any OptionalProtocol.Type)?.wrappedType ?? Value.self)
         let candidates = context.unshadowedKeys { $0 == wanted }
         guard candidates.count == 1 else {
-            throw .neverInjected(property: "of type \(Value.self) (its name could not be learned, and \(candidates.isEmpty ? "no" : "more than one") definition is declared with its type: give it a key, @Inject(\"key\"))", declaredAt: declaration.site)
+            throw .unnamedProperty(type: String(reflecting: Value.self), declaredAt: declaration.site, context: context.name, candidates: candidates)
         }
         return candidates[0]
     }
@@ -203,13 +237,16 @@ final class LazyInjection<Value>: @unchecked Sendable {
     }
 }
 
-/// The creation state of one lazy property's first read, in the wait-for graph.
-final class LazyInjectionSlot: @unchecked Sendable {
+/// The creation state of one lazy property's first read, in the wait-for graph: first reads
+/// take part in the context's exactly-once and cycle detection like a singleton, so a lookup
+/// that comes back to the property is reported instead of hanging.
+@usableFromInline
+class LazyInjectionSlot: @unchecked Sendable {
     // Safe: `phase` and `asyncWaiters` are read and written only while holding
-    // `Coordinator.lock`; `name` is immutable.
-    let name: String
+    // `Coordinator.lock`.
     var phase = CreationPhase.idle
     var asyncWaiters: [AsyncWaiter] = []
 
-    init(name: String) { self.name = name }
+    /// The property, as a cycle's path names it.
+    var name: String { fatalError("Trellis internal error: LazyInjectionSlot.name must be overridden") }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Where an `@Inject` property is declared, as its wrapper's initialiser sees it: enough to learn
 /// the property's name later (a wrapper cannot know its own name).
 @usableFromInline
@@ -50,9 +52,26 @@ enum PropertyNames {
 
     private static let state = Locked(State())
 
+    /// Signatures of declarations noted already, so that noting one again (every object of the
+    /// type noting each of its properties) is one atomic load, without a lock or a string.
+    /// Two sites sharing a slot only cost the loser a trip through the lock.
+    // Safe: allocated once, never freed, and only ever accessed through the atomics it holds.
+    nonisolated(unsafe) private static let noted: UnsafeMutablePointer<Atomic<UInt>> = {
+        let slots = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 512)
+        for slot in 0..<512 { (slots + slot).initialize(to: Atomic(0)) }
+        return slots
+    }()
+
     static func note(_ declaration: PropertyDeclaration) {
+        var signature = UInt(bitPattern: declaration.file.utf8Start) &* 0x9E37_79B9_7F4A_7C15
+        signature ^= UInt(declaration.line) &* 0xC2B2_AE3D_27D4_EB4F
+        signature ^= UInt(bitPattern: unsafeBitCast(declaration.wrapper, to: Int.self)) &* 0x1656_67B1_9E37_79F9
+        signature |= 1
+        let slot = noted + Int((signature >> 7) & 511)
+        if slot.pointee.load(ordering: .relaxed) == signature { return }
         let group = Group(file: "\(declaration.file)", owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
         state.withLock { _ = $0.lines[group, default: []].insert(declaration.line) }
+        slot.pointee.store(signature, ordering: .relaxed)
     }
 
     /// Records the declaration site of each field of an object of `plan`'s type at `base`, once
@@ -83,8 +102,7 @@ enum PropertyNames {
         let group = Group(file: "\(declaration.file)", owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
         let (known, lines) = state.withLock { ($0.names[declaration.site], $0.lines[group] ?? []) }
         if let known { return known }
-        guard let module = "\(declaration.file)".split(separator: "/").first,
-              let type = _typeByName("\(module).\(declaration.owner)") else { return nil }
+        guard let type = declaringType(of: declaration) else { return nil }
         var inherited: Set<Int> = []
         if let someClass = type as? AnyClass, let superclass = _getSuperclass(someClass) {
             inherited = Set(InjectionPlan.of(superclass).fields.map(\.offset))
@@ -96,5 +114,22 @@ enum PropertyNames {
         let ordered = lines.sorted()
         guard ordered.count == candidates.count, let position = ordered.firstIndex(of: declaration.line) else { return nil }
         return candidates.sorted { $0.offset < $1.offset }[position].property
+    }
+
+    /// The type declaring the property: a top-level, non-private type of the module `#fileID`
+    /// names. By its qualified name, which the runtime resolves for classes; else by its mangled
+    /// name as a struct, an enum or a class (on Linux a qualified name finds classes only).
+    private static func declaringType(of declaration: PropertyDeclaration) -> Any.Type? {
+        guard let module = "\(declaration.file)".split(separator: "/").first.map(String.init) else { return nil }
+        let owner = "\(declaration.owner)"
+        if let type = _typeByName("\(module).\(owner)") { return type }
+        // Mangled names spell identifiers as length and bytes; other identifiers (non-ASCII,
+        // nested types) are beyond this fallback.
+        guard module.utf8.allSatisfy({ $0 < 0x80 }), owner.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: ".") }) else { return nil }
+        let prefix = "\(module.utf8.count)\(module)\(owner.utf8.count)\(owner)"
+        for kind in ["V", "O", "C"] {
+            if let type = _typeByName(prefix + kind) { return type }
+        }
+        return nil
     }
 }

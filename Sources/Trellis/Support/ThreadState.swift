@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -28,6 +29,12 @@ final class ThreadState {
     let stackLimit: UInt
     /// Nested resolutions kept for reuse.
     var spares: [Resolution] = []
+    /// The process-wide default context as this thread last read it, and the
+    /// `CurrentContext.generation` it was read at: `@Inject` initialisers reuse it without the
+    /// default's lock while no `setDefault` happened since. Weak: a thread's cache must not keep
+    /// a context alive after `setDefault(nil)`.
+    weak var cachedDefault: ApplicationContext?
+    var cachedDefaultGeneration = 0
 
     private init() {
         home = Resolution(home: ())
@@ -48,14 +55,30 @@ final class ThreadState {
         return key
     }()
 
-    /// Counts an `@Inject` wrapper made on the calling thread, without retaining its state.
+    /// Counts an `@Inject` wrapper made on the calling thread, without retaining its state, and
+    /// returns the current context if one may be set.
     @inline(__always)
-    static func countInjectWrapper() {
+    static func countInjectWrapper() -> ApplicationContext? {
         if let raw = pthread_getspecific(key) {
-            Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.injectInits &+= 1 }
-        } else {
-            makeCurrent().injectInits &+= 1
+            return Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
+                thread.injectInits &+= 1
+                return CurrentContext.mayBeSet ? thread.currentContext() : nil
+            }
         }
+        let thread = makeCurrent()
+        thread.injectInits &+= 1
+        return CurrentContext.mayBeSet ? thread.currentContext() : nil
+    }
+
+    /// `ApplicationContext.current`, with the default read from this thread's cache.
+    private func currentContext() -> ApplicationContext? {
+        if CurrentContext.bindings.load(ordering: .relaxed) != 0, let bound = CurrentContext.$bound.get() { return bound }
+        let generation = CurrentContext.generation.load(ordering: .acquiring)
+        if generation != cachedDefaultGeneration {
+            cachedDefault = CurrentContext.defaultContext.withLock { $0 }
+            cachedDefaultGeneration = generation
+        }
+        return cachedDefault
     }
 
     /// The calling thread's state, made on first use and released when the thread exits.
