@@ -5,7 +5,8 @@ import Trellis
 /// `direct` is the same `Injected5` filled by hand through the wrappers' setters; `direct-plain`
 /// is a class of plain optionals filled by hand (the shared bench's `direct`), which shows what
 /// the `@Inject` wrappers themselves cost; `baseline` is the keyed baseline's closure filling an
-/// `Injected5` from five lookups.
+/// `Injected5` from five lookups; `project-with-default` is `project` while a default context is
+/// set, when each wrapper also notes the current context (SPEC §13).
 func injection(_ report: Report) {
     let config = Config()
     let database = Database(config: config)
@@ -31,5 +32,11 @@ func injection(_ report: Report) {
         },
         .nsPerOp("baseline", ops: n) { n in for _ in 0..<n { let x: Injected5 = base.resolve("injected"); blackHole(x) } },
         .nsPerOp("project", ops: n) { n in for _ in 0..<n { blackHole(try! context.object("injected", as: Injected5.self)) } },
+        // The same while a default context is set (SPEC §13): every wrapper made notes it.
+        .nsPerOp("project-with-default", ops: n) { n in
+            ApplicationContext.setDefault(context)
+            defer { ApplicationContext.setDefault(nil) }
+            for _ in 0..<n { blackHole(try! context.object("injected", as: Injected5.self)) }
+        },
     ])
 }
