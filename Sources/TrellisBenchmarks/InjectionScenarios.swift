@@ -5,8 +5,7 @@ import Trellis
 /// `direct` is the same `Injected5` filled by hand through the wrappers' setters; `direct-plain`
 /// is a class of plain optionals filled by hand (the shared bench's `direct`), which shows what
 /// the `@Inject` wrappers themselves cost; `baseline` is the keyed baseline's closure filling an
-/// `Injected5` from five lookups; `project-with-default` is `project` while a default context is
-/// set, when each wrapper also notes the current context (SPEC §13).
+/// `Injected5` from five lookups.
 func injection(_ report: Report) {
     let config = Config()
     let database = Database(config: config)
@@ -32,8 +31,19 @@ func injection(_ report: Report) {
         },
         .nsPerOp("baseline", ops: n) { n in for _ in 0..<n { let x: Injected5 = base.resolve("injected"); blackHole(x) } },
         .nsPerOp("project", ops: n) { n in for _ in 0..<n { blackHole(try! context.object("injected", as: Injected5.self)) } },
-        // The same while a default context is set (SPEC §13): every wrapper made notes it.
-        .nsPerOp("project-with-default", ops: n) { n in
+    ])
+}
+
+/// `injection-default`: `injection`'s `project` while `ApplicationContext.setDefault` is set
+/// (`with-default`), when every wrapper made also notes the current context (SPEC §13), against
+/// `project` without. A scenario of its own: interleaved with `injection`'s rows, the objects it
+/// leaves to the allocator slowed them by 8 %.
+func injectionWithDefault(_ report: Report) {
+    let context = makeProjectContext()
+    let n = lookupOps / 10
+    report.measure("injection-default", unit: "ns/op", [
+        .nsPerOp("project", ops: n) { n in for _ in 0..<n { blackHole(try! context.object("injected", as: Injected5.self)) } },
+        .nsPerOp("with-default", ops: n) { n in
             ApplicationContext.setDefault(context)
             defer { ApplicationContext.setDefault(nil) }
             for _ in 0..<n { blackHole(try! context.object("injected", as: Injected5.self)) }

@@ -8,7 +8,8 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct child bytype description10000 allocations asyncSingleton asyncStart]
+//         concurrent-distinct child bytype description10000 allocations asyncSingleton asyncStart
+//         injection-default]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -21,7 +22,7 @@ import Darwin
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
     "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "bytype",
-    "description10000", "allocations", "asyncSingleton", "asyncStart",
+    "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
 
@@ -56,6 +57,7 @@ if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
 if wants("asyncSingleton") { asyncSingletonLookup(report) }
 if wants("asyncStart") { asyncStart(report) }
+if wants("injection-default") { injectionWithDefault(report) }
 
 print()
 for scenario in scenarios where scenario != "allocations" {
@@ -73,6 +75,7 @@ report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"
 report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("asyncSingleton", "project/sync", ("asyncSingleton", "project"), ("asyncSingleton", "sync"))
 report.ratio("asyncSingleton", "project/async-call", ("asyncSingleton", "project"), ("asyncSingleton", "async-call"))
+report.ratio("injection-default", "with-default/project", ("injection-default", "with-default"), ("injection-default", "project"))
 report.ratio("asyncStart", "project/20ms", ("asyncStart", "project"), ("asyncStart", "target"))
 report.ratio("asyncStart", "project/one-sleep", ("asyncStart", "project"), ("asyncStart", "one-sleep"))
 report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
