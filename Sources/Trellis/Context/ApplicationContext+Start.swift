@@ -93,13 +93,7 @@ extension ApplicationContext {
     private func startEager(_ index: Int, clock: ContinuousClock, began: ContinuousClock.Instant, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry?, ContextError> {
         let collector = StartupCollector()
         let session = Session(startup: collector, restrictsAsyncOf: restricted ? self : nil)
-        let resolution: Resolution
-        if let outer {
-            resolution = Resolution(nestedIn: outer.resolution, attachDepth: outer.depth, isAsync: true)
-            resolution.session = session
-        } else {
-            resolution = Resolution(session: session, isAsync: true)
-        }
+        let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
         defer { resolution.release() }
         let start = clock.now - began
         collector.begin(table.keys[index], of: self)

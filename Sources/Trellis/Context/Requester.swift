@@ -72,12 +72,9 @@ extension Resolution {
     /// - any other top-level call uses the thread's home resolution.
     @inline(__always)
     static func run<R>(from requester: Requester?, session: Session? = nil, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
-        // +0: the thread's state lives as long as the thread.
-        unowned(unsafe) let thread = ThreadState.current
+        let thread = ThreadState.current
         if let requester {
-            // The extended resolution is used at +0: the requester's frame keeps it alive for
-            // this call, and a retain/release pair per lookup is a tenth of a prototype's cost.
-            unowned(unsafe) let resolution = requester.resolution.takeUnretainedValue()
+            let resolution = requester.resolution.takeUnretainedValue()
             if resolution.boundThread === thread && resolution.depth == requester.depth {
                 return try body(resolution, thread)
             }

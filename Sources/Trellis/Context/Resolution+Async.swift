@@ -115,3 +115,14 @@ extension ThreadState {
         return try body()
     }
 }
+
+extension Resolution {
+    /// The resolution of an async entry point (a start's eager singleton, a validation step)
+    /// with `session`: nested in the async closure the call was made from, if any, else new.
+    static func forAsyncEntry(_ session: Session, nestedIn outer: ActiveFrame?) -> Resolution {
+        guard let outer else { return Resolution(session: session, isAsync: true) }
+        let resolution = Resolution(nestedIn: outer.resolution, attachDepth: outer.depth, isAsync: true)
+        resolution.session = session
+        return resolution
+    }
+}

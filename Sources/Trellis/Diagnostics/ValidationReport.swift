@@ -134,13 +134,7 @@ extension ApplicationContext {
         for index in order(configurator, asyncFirst: true) {
             let concurrentPhase = definitions[index].scope == .eagerSingleton && definitions[index].maker.isAsync
             let session = Session(problems: collector, restrictsAsyncOf: concurrentPhase ? scratch : nil)
-            let resolution: Resolution
-            if let outer {
-                resolution = Resolution(nestedIn: outer.resolution, attachDepth: outer.depth, isAsync: true)
-                resolution.session = session
-            } else {
-                resolution = Resolution(session: session, isAsync: true)
-            }
+            let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
             do throws(ContextError) {
                 _ = try await scratch.makeAnyAsync(index, resolution)
             } catch {
