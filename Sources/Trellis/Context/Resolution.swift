@@ -201,15 +201,16 @@ final class Resolution: @unchecked Sendable {
     /// of (continuations and nested calls included): making it again would never end. With
     /// `ownLookupOnly`, only this lookup's own frames count (not those of a lookup it is nested in).
     func isMaking(_ index: Int, of context: ApplicationContext, ownLookupOnly: Bool = false) -> Bool {
-        var resolution: Resolution? = self
-        var limit = depth
-        while let current = resolution {
-            for position in 0..<limit where current.frames[position].isDefinition(index, of: context) { return true }
-            if ownLookupOnly && current.isNested { return false }
-            limit = current.attachDepth
-            resolution = current.parent
-        }
-        return false
+        isMaking(index, of: context, below: depth, ownLookupOnly: ownLookupOnly)
+    }
+
+    /// `isMaking` over this resolution's frames below `limit`, then its parent's. Recursive
+    /// rather than a loop over an optional variable, which would retain and release every
+    /// resolution visited on each prototype made.
+    private func isMaking(_ index: Int, of context: ApplicationContext, below limit: Int, ownLookupOnly: Bool) -> Bool {
+        for position in 0..<limit where frames[position].isDefinition(index, of: context) { return true }
+        guard let parent, !(ownLookupOnly && isNested) else { return false }
+        return parent.isMaking(index, of: context, below: attachDepth, ownLookupOnly: ownLookupOnly)
     }
 
     /// The path a cycle reported by this lookup starts with: its own path, or, when the cycle
