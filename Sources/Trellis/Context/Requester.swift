@@ -72,27 +72,35 @@ extension Resolution {
     /// - any other top-level call uses the thread's home resolution.
     @inline(__always)
     static func run<R>(from requester: Requester?, session: Session? = nil, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
-        let thread = ThreadState.current
-        if let requester {
-            let resolution = requester.resolution.takeUnretainedValue()
-            if resolution.boundThread === thread && resolution.depth == requester.depth {
-                return try body(resolution, thread)
+        // The thread's state and a requester's resolution are used unretained: the thread's state
+        // lives as long as the thread, and the requester's caller keeps its resolution alive.
+        try ThreadState.currentUnretained.withGuaranteedReference { thread throws(ContextError) -> R in
+            if let requester {
+                return try requester.resolution.withGuaranteedReference { resolution throws(ContextError) -> R in
+                    if resolution.isBound(to: thread) && resolution.depth == requester.depth {
+                        return try body(resolution, thread)
+                    }
+                    return try thread.running(Resolution(continuing: resolution, attachDepth: requester.depth, isAsync: false), recycle: false, body)
+                }
             }
-            return try thread.running(Resolution(continuing: resolution, attachDepth: requester.depth, isAsync: false), recycle: false, body)
+            if thread.active == nil && Resolution.asyncActive == nil {
+                let home = thread.home
+                home.beginTopLevel()
+                guard let session else { return try thread.running(home, recycle: true, body) }
+                home.session = session
+                defer { home.session = .plain }
+                return try thread.running(home, recycle: true, body)
+            }
+            let resolution: Resolution
+            if let outer = thread.active?.takeUnretainedValue() {
+                resolution = thread.nestedResolution(in: outer, at: outer.depth)
+            } else {
+                let frame = Resolution.asyncActive!
+                resolution = thread.nestedResolution(in: frame.resolution, at: frame.depth)
+            }
+            if let session { resolution.session = session }
+            return try thread.running(resolution, recycle: true, body)
         }
-        let resolution: Resolution
-        if let outer = thread.active {
-            resolution = thread.nestedResolution(in: outer, at: outer.depth)
-        } else if let frame = Resolution.asyncActive {
-            resolution = thread.nestedResolution(in: frame.resolution, at: frame.depth)
-        } else {
-            resolution = thread.home
-            resolution.beginTopLevel()
-        }
-        guard let session else { return try thread.running(resolution, recycle: true, body) }
-        resolution.session = session
-        defer { resolution.session = .plain }
-        return try thread.running(resolution, recycle: true, body)
     }
 }
 
@@ -103,8 +111,8 @@ extension ThreadState {
     func running<R>(_ resolution: Resolution, recycle: Bool, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
         let outerActive = active
         let outerThread = resolution.boundThread
-        active = resolution
-        resolution.boundThread = self
+        active = .passUnretained(resolution)
+        resolution.boundThread = .passUnretained(self)
         defer {
             active = outerActive
             resolution.boundThread = outerThread

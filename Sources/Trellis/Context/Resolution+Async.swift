@@ -106,8 +106,8 @@ extension ThreadState {
     func runningSynchronously<R, E: Error>(_ resolution: Resolution, _ body: () throws(E) -> R) throws(E) -> R {
         let outerActive = active
         let outerThread = resolution.boundThread
-        active = resolution
-        resolution.boundThread = self
+        active = .passUnretained(resolution)
+        resolution.boundThread = .passUnretained(self)
         defer {
             active = outerActive
             resolution.boundThread = outerThread

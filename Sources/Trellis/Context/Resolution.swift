@@ -47,8 +47,15 @@ final class Resolution: @unchecked Sendable {
     private(set) var collectsStartup = false
     /// Started by an async entry point: what it makes may suspend.
     private(set) var isAsync: Bool
-    /// The thread executing this resolution synchronously right now, if any.
-    unowned(unsafe) var boundThread: ThreadState?
+    /// The thread executing this resolution synchronously right now, if any. Unretained: a
+    /// thread's state lives as long as the thread, and the thread unbinds before it moves on.
+    var boundThread: Unmanaged<ThreadState>?
+
+    /// Whether `thread` is executing this resolution synchronously right now.
+    @inline(__always)
+    func isBound(to thread: ThreadState) -> Bool {
+        boundThread?.toOpaque() == Unmanaged.passUnretained(thread).toOpaque()
+    }
 
     // Guarded by `Coordinator.lock`:
     /// What this resolution is blocked on.

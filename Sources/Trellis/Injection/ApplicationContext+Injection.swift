@@ -40,7 +40,7 @@ extension ApplicationContext {
         if let route = records[index].injection.load(ordering: .acquiring),
            route._withUnsafeGuaranteedRef({ route in
                route.plan.typeID == Self.dynamicTypeID(of: made, isClass: isClass)
-                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.injectInits == 0))
+                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?._withUnsafeGuaranteedRef { $0.injectInits } == 0))
            }) {
             return
         }
@@ -114,7 +114,7 @@ extension ApplicationContext {
     @inline(never)
     private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
-        let wrappersMade = resolution.boundThread?.injectInits ?? 0
+        let wrappersMade = resolution.boundThread?._withUnsafeGuaranteedRef { $0.injectInits } ?? 0
         guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
         try withExtendedLifetime(target.object) { () throws(ContextError) in
             try apply(plan, route, at: target.base, object: target.object, requester: index, resolution)

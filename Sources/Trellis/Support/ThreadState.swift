@@ -19,8 +19,9 @@ final class ThreadState {
     /// reused, so a lookup that must make something allocates no resolution.
     let home: Resolution
     /// The innermost resolution executing synchronous frames on this thread, if any.
-    /// Unowned: whoever runs a resolution on the thread keeps it alive while it is active.
-    unowned(unsafe) var active: Resolution?
+    /// Unretained: whoever runs a resolution on the thread keeps it alive while it is active, and
+    /// saving and restoring it around every call then costs no retain or release.
+    var active: Unmanaged<Resolution>?
     /// `@Inject` wrappers initialised on this thread since the innermost synchronous frame began
     /// (the check for stripped reflection metadata; see `InjectionPlan`).
     var injectInits = 0
@@ -39,7 +40,7 @@ final class ThreadState {
     private init() {
         home = Resolution(home: ())
         stackLimit = StackBudget.limitOfCurrentThread()
-        home.boundThread = self
+        home.boundThread = .passUnretained(self)
     }
 
     private static let key: pthread_key_t = {
@@ -88,6 +89,13 @@ final class ThreadState {
             return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
         }
         return makeCurrent()
+    }
+
+    /// The calling thread's state, unretained (see `current`).
+    @inline(__always)
+    static var currentUnretained: Unmanaged<ThreadState> {
+        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
+        return Unmanaged.passUnretained(makeCurrent())
     }
 
     @inline(never)
