@@ -32,7 +32,7 @@ struct Requester {
         guard self.index >= 0 else { return }
         context._withUnsafeGuaranteedRef { context in
             if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
-                context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label?.pointee.property))
+                context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
             }
         }
     }

@@ -39,7 +39,7 @@ struct AsyncRequester: @unchecked Sendable {
     /// Records the dependency edge (async lookups have no synchronous-use rules).
     func noteLookup(to index: Int, levels: Int) {
         guard self.index >= 0, !context.records[self.index].edgesRecorded.load(ordering: .relaxed) else { return }
-        context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label?.pointee.property))
+        context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
     }
 
     var path: [String] { resolution.path }

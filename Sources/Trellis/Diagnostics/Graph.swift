@@ -37,7 +37,7 @@ struct Graph {
         var seen = Set<Link>()
         for (depth, context) in contexts.enumerated() {
             for edge in context.journal.edges {
-                let link = Link(from: "c\(depth)_\(edge.from)", to: "c\(depth + edge.levels)_\(edge.to)", label: edge.label)
+                let link = Link(from: "c\(depth)_\(edge.from)", to: "c\(depth + edge.levels)_\(edge.to)", label: edge.labelName)
                 if seen.insert(link).inserted { links.append(link) }
             }
         }

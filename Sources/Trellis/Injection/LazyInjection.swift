@@ -32,8 +32,10 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// The definition whose object holds the property (`-1`: none, e.g. `inject(into:)`): its
     /// first read records the dependency edge, for the graph and the disposal order.
     private let requester: Int
-    /// The property's name, labelling that edge.
-    private let property: String?
+    /// The property, labelling that edge (plans are never freed).
+    private let field: UnsafePointer<InjectionPlan.Field>?
+    /// The property's name.
+    private var property: String? { field?.pointee.property }
     /// The object once looked up (a pointer for the same reason as `declaredFallback`).
     private var made: UnsafeMutablePointer<Value>?
     /// `made` is set: reads need no lock from then on.
@@ -47,10 +49,10 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
 
     /// A `.lazy` property of an injected object.
     @usableFromInline
-    init(context: ApplicationContext, key: String, fallback: Any?, property: String, requester: Int, file: StaticString, line: UInt) {
+    init(context: ApplicationContext, key: String, fallback: Any?, field: UnsafePointer<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
         self.context = context
         self.requester = requester
-        self.property = property
+        self.field = field
         self.contextName = context.name
         self.key = key
         self.declaredFallback = fallback
@@ -69,7 +71,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         self.declaredFallback = fallback
         self.isFromCurrent = true
         self.requester = -1
-        self.property = nil
+        self.field = nil
         self.declaration = declaration
         self.file = declaration.file
         self.line = declaration.line
@@ -217,7 +219,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// The owner's definition depends on what the property names, from its first read on.
     private func recordEdge(to key: String, in context: ApplicationContext) {
         guard requester >= 0, let found = try? context.locateOpen(key, from: nil) else { return }
-        context.journal.record(Edge(from: requester, levels: found.levels, to: found.index, label: property))
+        context.journal.record(Edge(from: requester, levels: found.levels, to: found.index, label: field))
     }
 
     private func lookUpAsync(_ naming: PropertyNaming?) async throws(ContextError) -> Value {
