@@ -304,6 +304,8 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         /// The value is a class instance (also when declared as an existential): an early
         /// reference to it is the object itself, not a copy.
         let isReference: Bool
+        /// `objectType` is a class type: the value is exactly one strong reference.
+        let isClassType: Bool
     }
 
     /// Moves `value` into a new box.
@@ -313,7 +315,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         let buffer = AnyBox.create(minimumCapacity: lines + 63) { buffer in
             let tail = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
             let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: tail) + 63) & ~UInt(63))!
-            return Header(objectType: Object.self, pointer: storage, isReference: isReference)
+            return Header(objectType: Object.self, pointer: storage, isReference: isReference, isClassType: isClassType)
         }
         let box = unsafeDowncast(buffer, to: AnyBox.self)
         box.header.pointer.initializeMemory(as: Object.self, to: value)
@@ -321,6 +323,13 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     }
 
     deinit {
+        let header = withUnsafeMutablePointerToHeader { $0.pointee }
+        if header.isClassType {
+            // One reference: released directly, where the generic path would open the type and
+            // destroy through its value witness table (a context per request frees every box).
+            Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self)).release()
+            return
+        }
         func destroy<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) {
             pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
         }
