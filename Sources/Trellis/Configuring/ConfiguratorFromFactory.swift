@@ -78,9 +78,10 @@ public struct ConfiguratorFromFactory: Sendable {
                 definitions[index] = merged
             }
         }
-        for definition in definitions {
-            if let reason = definition.maker.invalidity {
-                try sink.report(.invalidDefinition(key: definition.key, reason: reason, context: name))
+        // By index: iterating would copy each definition (three retains and releases).
+        for index in definitions.indices {
+            if let reason = definitions[index].maker.invalidity {
+                try sink.report(.invalidDefinition(key: definitions[index].key, reason: reason, context: name))
             }
         }
         self.definitions = definitions

@@ -6,11 +6,19 @@
 /// the building nor the checking again. Different names (a factory generating its definitions
 /// from configuration) build a new table, which replaces the cached one.
 enum NameTableCache {
-    private struct Entry {
+    /// A class: reading the entry under the lock retains it once, not each of its arrays.
+    private final class Entry: Sendable {
         let keys: [String]
         let explicitAliases: [[String]]
         let declarations: [Definitions.AliasDeclaration]
         let table: NameTable
+
+        init(keys: [String], explicitAliases: [[String]], declarations: [Definitions.AliasDeclaration], table: NameTable) {
+            self.keys = keys
+            self.explicitAliases = explicitAliases
+            self.declarations = declarations
+            self.table = table
+        }
     }
 
     private static let entries = Locked<[ObjectIdentifier: Entry]>([:])
@@ -19,8 +27,9 @@ enum NameTableCache {
     static func table(for factoryType: Any.Type, _ definitions: [Definition], _ declarations: [Definitions.AliasDeclaration]) -> NameTable? {
         guard let entry = entries.withLock({ $0[ObjectIdentifier(factoryType)] }) else { return nil }
         guard entry.keys.count == definitions.count, entry.declarations.count == declarations.count else { return nil }
-        for (position, definition) in definitions.enumerated() {
-            guard definition.key == entry.keys[position], definition.explicitAliases == entry.explicitAliases[position] else { return nil }
+        // By index: iterating would copy each definition (three retains and releases).
+        for position in definitions.indices {
+            guard definitions[position].key == entry.keys[position], definitions[position].explicitAliases == entry.explicitAliases[position] else { return nil }
         }
         for (declaration, cached) in zip(declarations, entry.declarations) {
             guard declaration.key == cached.key, declaration.aliases == cached.aliases else { return nil }

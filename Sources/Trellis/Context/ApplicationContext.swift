@@ -114,8 +114,10 @@ public final class ApplicationContext: Sendable {
         table = configurator.table
         count = configurator.definitions.count
         records = .allocate(capacity: max(count, 1))
-        for (index, definition) in configurator.definitions.enumerated() {
-            (records + index).initialize(to: DefinitionRecord(definition.maker, scope: definition.scope))
+        // By index: iterating would copy each definition (three retains and releases).
+        let definitions = configurator.definitions
+        for index in definitions.indices {
+            (records + index).initialize(to: DefinitionRecord(definitions[index].maker, scope: definitions[index].scope))
         }
         states = .allocate(capacity: max(count, 1))
         states.initialize(repeating: CreationState(), count: count)
