@@ -43,7 +43,7 @@ public final class ApplicationContext: Sendable {
     /// and the runtime's dynamic check costs more than the write it guards on a creation path.
     @exclusivity(unchecked) nonisolated(unsafe) var journalStorage = ContextJournal()
     /// The journal's operations.
-    var journal: JournalAccess { JournalAccess(context: self) }
+    var journal: JournalAccess { JournalAccess(unretained: .passUnretained(self)) }
     /// The scratch context `validate()` runs in: it is not started, and problems injecting its
     /// objects are collected rather than thrown.
     let isValidation: Bool

@@ -4,7 +4,8 @@
 /// or `deinit` runs: what is released or called out is collected under the lock and handled
 /// after it.
 enum Coordinator {
-    static let lock = Lock()
+    /// Lives as long as the process.
+    static let lock = Lock.make()
 
     // Guarded by `lock`.
     nonisolated(unsafe) private static var sequence: UInt64 = 0

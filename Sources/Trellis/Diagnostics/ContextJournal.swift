@@ -38,10 +38,15 @@ struct ContextJournal {
 
 /// The operations on a context's journal, each taking `Coordinator.lock` briefly.
 struct JournalAccess {
-    unowned(unsafe) let context: ApplicationContext
+    /// Unretained: the caller holds the context. `record` uses it at +0, as every object a
+    /// context per request makes records its edges.
+    let unretained: Unmanaged<ApplicationContext>
+    private var context: ApplicationContext { unretained.takeUnretainedValue() }
 
     func record(_ edge: Edge) {
-        Coordinator.lock.withLock { Self.append(edge, to: &context.journalStorage.edges) }
+        unretained._withUnsafeGuaranteedRef { context in
+            Coordinator.lock.withLock { Self.append(edge, to: &context.journalStorage.edges) }
+        }
     }
 
     private static func append(_ edge: Edge, to edges: inout [Edge]) {

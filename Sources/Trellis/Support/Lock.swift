@@ -11,22 +11,35 @@ import Darwin
 /// Not `Synchronization.Mutex`: on Linux the thread sanitizer cannot see that one and reports
 /// false races, and CI runs under the sanitizer. The pthread objects live on the heap because
 /// they must never move once initialised.
-final class Lock: @unchecked Sendable {
-    // Safe: the pointers are written once in `init` and freed in `deinit`; every access to the
-    // pointees goes through pthread calls, which are thread-safe by definition.
+///
+/// A struct of two pointers rather than a class: using a lock kept in a global (the
+/// coordinator's, taken several times by every context made per request) retains nothing.
+/// Whoever makes one with `make()` frees it with `destroy()`, or keeps it for the process.
+struct Lock: @unchecked Sendable {
+    // Safe: the pointers are written once in `make` and freed by `destroy`; every access to
+    // the pointees goes through pthread calls, which are thread-safe by definition.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
-        mutex = .allocate(capacity: 1)
+    private init(mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) {
+        self.mutex = mutex
+        self.condition = condition
+    }
+
+    /// A new lock, to be freed with `destroy()` (or never, for one that lives as long as the
+    /// process).
+    static func make() -> Lock {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        condition = .allocate(capacity: 1)
+        let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
+        return Lock(mutex: mutex, condition: condition)
     }
 
-    deinit {
+    /// Frees the lock; nobody may use it afterwards.
+    func destroy() {
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
         condition.deallocate()
@@ -55,9 +68,11 @@ final class Lock: @unchecked Sendable {
 final class Locked<Value>: @unchecked Sendable {
     // Safe: `value` is only read or written inside `lock.withLock`.
     private var value: Value
-    private let lock = Lock()
+    private let lock = Lock.make()
 
     init(_ value: Value) { self.value = value }
+
+    deinit { lock.destroy() }
 
     func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         try lock.withLock { () throws(E) -> R in try body(&value) }
