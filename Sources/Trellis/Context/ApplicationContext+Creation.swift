@@ -222,8 +222,7 @@ extension ApplicationContext {
         guard plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0) else { return false }
         let lock = Coordinator.lock
         lock.lock()
-        let group = resolution.group.root
-        guard group.injectors.isEmpty, !isClosed else {
+        guard resolution.group.isIdle, !isClosed else {
             lock.unlock()
             return false
         }

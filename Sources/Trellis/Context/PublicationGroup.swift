@@ -36,6 +36,13 @@ final class PublicationGroup: @unchecked Sendable {
         return group
     }
 
+    /// Whether the group this one stands for is injecting nothing. Retains no group on the
+    /// way (every singleton made asks).
+    var isIdle: Bool {
+        guard forward != nil else { return injectors.isEmpty }
+        return root.injectors.isEmpty
+    }
+
     /// Removes the injection by `resolution`'s frame at `depth`.
     func removeInjector(_ resolution: Resolution, depth: Int) {
         if let position = injectors.lastIndex(where: { $0.resolution === resolution && $0.depth == depth }) {
