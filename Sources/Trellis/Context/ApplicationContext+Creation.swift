@@ -375,11 +375,3 @@ extension ApplicationContext {
         return waiters.compactMap { $0.wake() }
     }
 }
-
-extension Optional {
-    /// The wrapped value, leaving `nil` behind.
-    mutating func take() -> Wrapped? {
-        defer { self = nil }
-        return self
-    }
-}

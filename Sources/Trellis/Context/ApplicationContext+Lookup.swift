@@ -18,18 +18,17 @@ extension ApplicationContext {
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
         // Inlined so the caller's specialisation copies a made singleton straight out of the
         // cache, and has a prototype made straight into its own stack memory.
-        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
-            let result = buffer.baseAddress!
+        try withTemporarySlot(of: T.self) { result throws(ContextError) in
             switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), from: nil) {
-            case let .made(value): return value.assumingMemoryBound(to: T.self).pointee
-            case .madeInto: return result.move()
+            case let .made(value): result.initialize(to: value.assumingMemoryBound(to: T.self).pointee)
+            case .madeInto: break
             case let .convertible(value, declared):
                 if let optional = T.self as? any _OptionalOfDeclaredType.Type,
                    optional._wrap(value, declared: declared, into: UnsafeMutableRawPointer(result)) {
-                    return result.move()
+                    break
                 }
-                return try _object(named: keyOrAlias, as: T.self, from: nil)
-            case .needsConversion, .notFound: return try _object(named: keyOrAlias, as: T.self, from: nil)
+                result.initialize(to: try _object(named: keyOrAlias, as: T.self, from: nil))
+            case .needsConversion, .notFound: result.initialize(to: try _object(named: keyOrAlias, as: T.self, from: nil))
             }
         }
     }
@@ -169,9 +168,8 @@ extension ApplicationContext {
     func resolve<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         if records[index].typeID == ObjectIdentifier(T.self) {
             if let made = records[index].published.load(ordering: .acquiring) { return made.assumingMemoryBound(to: T.self).pointee }
-            return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
-                _ = try make(index, into: UnsafeMutableRawPointer(buffer.baseAddress!), from: requester)
-                return buffer.baseAddress!.move()
+            return try withTemporarySlot(of: T.self) { result throws(ContextError) in
+                _ = try make(index, into: UnsafeMutableRawPointer(result), from: requester)
             }
         }
         let value = try makeAny(index, from: requester)

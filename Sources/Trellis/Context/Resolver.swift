@@ -37,12 +37,11 @@ public struct Resolver: Sendable {
     ///   yet is ``ContextError/requiresAwait(key:path:)``.
     @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
-        try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ContextError) -> T in
-            let result = buffer.baseAddress!
+        try withTemporarySlot(of: T.self) { result throws(ContextError) in
             switch try context._object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), from: asRequester) {
-            case let .made(value): return value.assumingMemoryBound(to: T.self).pointee
-            case .madeInto: return result.move()
-            case .convertible, .needsConversion, .notFound: return try context._object(named: keyOrAlias, as: T.self, from: asRequester)
+            case let .made(value): result.initialize(to: value.assumingMemoryBound(to: T.self).pointee)
+            case .madeInto: break
+            case .convertible, .needsConversion, .notFound: result.initialize(to: try context._object(named: keyOrAlias, as: T.self, from: asRequester))
             }
         }
     }
