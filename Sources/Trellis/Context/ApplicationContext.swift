@@ -30,7 +30,7 @@ public final class ApplicationContext: Sendable {
     // read without the lock are immutable or atomics, the others are guarded by
     // `Coordinator.lock` (see `DefinitionRecord`).
     nonisolated(unsafe) let records: UnsafeMutablePointer<DefinitionRecord>
-    /// Per definition: its creation state.
+    /// Per definition: its creation state (in the same allocation as `records`).
     // Safe: allocated and initialised in init, deinitialised and freed in deinit; every access
     // holds `Coordinator.lock`.
     nonisolated(unsafe) let states: UnsafeMutablePointer<CreationState>
@@ -113,22 +113,25 @@ public final class ApplicationContext: Sendable {
         configuration = configurator
         table = configurator.table
         count = configurator.definitions.count
-        records = .allocate(capacity: max(count, 1))
+        // One allocation for both tables: a context made per request pays for every malloc.
+        let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment)
+        let recordBytes = (MemoryLayout<DefinitionRecord>.stride * max(count, 1) + alignment - 1) & ~(alignment - 1)
+        let tables = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * max(count, 1), alignment: alignment)
+        records = tables.bindMemory(to: DefinitionRecord.self, capacity: max(count, 1))
         // By index: iterating would copy each definition (three retains and releases).
         let definitions = configurator.definitions
         for index in definitions.indices {
             (records + index).initialize(to: DefinitionRecord(definitions[index].maker, scope: definitions[index].scope))
         }
-        states = .allocate(capacity: max(count, 1))
+        states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: max(count, 1))
         states.initialize(repeating: CreationState(), count: count)
         self.isValidation = isValidation
     }
 
     deinit {
         records.deinitialize(count: count)
-        records.deallocate()
         states.deinitialize(count: count)
-        states.deallocate()
+        UnsafeMutableRawPointer(records).deallocate()
     }
 
     /// The keys of this context's own definitions, in declaration order.
