@@ -73,7 +73,7 @@ public final class ApplicationContext: Sendable {
     /// Builds a context from an already checked configuration and starts it.
     ///
     /// - Throws: what ``init(_:parent:)`` throws once the configuration is checked.
-    public convenience init(configurator: ConfiguratorFromFactory, parent: ApplicationContext? = nil) throws(ContextError) {
+    public convenience init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext? = nil) throws(ContextError) {
         self.init(configurator: configurator, parent: parent, isValidation: false)
         try start()
     }
@@ -101,16 +101,15 @@ public final class ApplicationContext: Sendable {
     /// Builds a context from an already checked configuration and starts it concurrently.
     ///
     /// - Throws: what ``init(_:parent:)-async`` throws once the configuration is checked.
-    public convenience init(configurator: ConfiguratorFromFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
+    public convenience init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
         self.init(configurator: configurator, parent: parent, isValidation: false)
         try await startConcurrently()
     }
 
-    init(configurator: ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
+    init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
         name = configurator.contextName
         self.parent = parent
         parentRef = parent.map { Unmanaged.passUnretained($0) }
-        configuration = configurator
         table = configurator.table
         count = configurator.definitions.count
         // One allocation for both tables: a context made per request pays for every malloc.
@@ -119,13 +118,14 @@ public final class ApplicationContext: Sendable {
         let tables = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * max(count, 1), alignment: alignment)
         records = tables.bindMemory(to: DefinitionRecord.self, capacity: max(count, 1))
         // By index: iterating would copy each definition (three retains and releases).
-        let definitions = configurator.definitions
-        for index in definitions.indices {
-            (records + index).initialize(to: DefinitionRecord(definitions[index].maker, scope: definitions[index].scope))
+        for index in 0..<count {
+            (records + index).initialize(to: DefinitionRecord(configurator.definitions[index].maker, scope: configurator.definitions[index].scope))
         }
         states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: max(count, 1))
         states.initialize(repeating: CreationState(), count: count)
         self.isValidation = isValidation
+        // Moved in last: the configuration is not copied (a retain of each of its arrays).
+        configuration = configurator
     }
 
     deinit {
