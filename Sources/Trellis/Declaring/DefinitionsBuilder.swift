@@ -37,42 +37,56 @@ public enum DefinitionsBuilder {
         Definitions.joined(components)
     }
 
-    // A body of two to ten statements: its groups are moved in, where the variadic form copies
-    // each into its array and then destroys the original (a retain and a release of every
-    // definition's key and maker, which a context made per request pays for every definition).
-
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3, c4])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6, c7])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6, c7, c8])
     }
 
+    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
+    /// its array and destroys the original (a retain and a release of every definition's maker).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions) -> Definitions {
         Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9])
     }
