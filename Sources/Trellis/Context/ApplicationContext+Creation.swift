@@ -54,7 +54,8 @@ extension ApplicationContext {
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
-        let made = try body(records[index].maker.takeUnretainedValue(), resolution)
+        // The maker at +0: the context's record holds it for the context's lifetime.
+        let made = try records[index].maker.withGuaranteedReference { maker throws(ContextError) in try body(maker, resolution) }
         prototypeMade(index, resolution)
         return made
     }
@@ -190,28 +191,30 @@ extension ApplicationContext {
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
-        let maker = maker(index)
-        let box: AnyBox
-        do {
-            box = try maker.makeBox(self, index, resolution)
-        } catch {
-            abandon(index)
-            throw error
-        }
-        if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits) {
+        // The maker at +0: the context's record holds it for the context's lifetime.
+        return try records[index].maker.withGuaranteedReference { maker throws(ContextError) -> AnyBox in
+            let box: AnyBox
+            do throws(ContextError) {
+                box = try maker.makeBox(self, index, resolution)
+            } catch {
+                abandon(index)
+                throw error
+            }
+            if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits) {
+                singletonMade(index, resolution)
+                return box
+            }
+            let mark = beginInjecting(index, box, resolution)
+            do throws(ContextError) {
+                try maker.injectBox(box, self, index, resolution)
+            } catch {
+                failInjecting(index, resolution, since: mark)
+                throw error
+            }
+            try finishInjecting(index, resolution)
             singletonMade(index, resolution)
             return box
         }
-        let mark = beginInjecting(index, box, resolution)
-        do {
-            try maker.injectBox(box, self, index, resolution)
-        } catch {
-            failInjecting(index, resolution, since: mark)
-            throw error
-        }
-        try finishInjecting(index, resolution)
-        singletonMade(index, resolution)
-        return box
     }
 
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs

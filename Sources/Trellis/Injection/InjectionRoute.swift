@@ -106,6 +106,9 @@ extension InjectRequest {
     @usableFromInline
     func makePrototype(into result: UnsafeMutableRawPointer) throws(ContextError) {
         let target = target!.pointee
-        _ = try target.context!.takeUnretainedValue().make(target.index, into: result, from: requester)
+        // At +0: the injecting context keeps the target's context (itself or a parent) alive.
+        _ = try target.context!.withGuaranteedReference { context throws(ContextError) in
+            try context.make(target.index, into: result, from: requester)
+        }
     }
 }
