@@ -54,6 +54,31 @@ private struct SlowFactory: ObjectFactory {
     }
 }
 
+/// A disposable whose `dispose()` says it began, then suspends until the test lets it finish.
+private final class GatedAsyncDisposable: AsyncDisposable, Sendable {
+    let entered: ConcurrencyLatch
+    let release: ConcurrencyLatch
+    init(entered: ConcurrencyLatch, release: ConcurrencyLatch) {
+        self.entered = entered
+        self.release = release
+    }
+
+    func dispose() async {
+        entered.countDown()
+        _ = await opensInTime(release)
+    }
+}
+
+private struct AsyncDisposalGateFactory: ObjectFactory {
+    let entered: ConcurrencyLatch
+    let release: ConcurrencyLatch
+    var contextName: String { "AsyncGated" }
+
+    var definitions: Definitions {
+        createEagerSingleton("gate") { [entered, release] in GatedAsyncDisposable(entered: entered, release: release) }
+    }
+}
+
 private struct SlowAsyncFactory: ObjectFactory {
     let log: DisposalLog
     var contextName: String { "SlowAsync" }
@@ -291,6 +316,26 @@ struct CloseConcurrencyTests {
             #expect(synchronousCounts.value == [3, 3, 3, 3], "a synchronous caller returned before the disposals were done")
             #expect(log.keys == ["three", "two", "one"])
         }
+    }
+
+    /// While an awaited `close()` disposes an `AsyncDisposable`, a synchronous `close()` from a
+    /// plain thread is refused as it would be on its own, naming that key, instead of waiting.
+    @Test func synchronousCloseOnAThreadWhileAnAwaitedCloseDisposesAnAsyncDisposableThrowsRequiresAwait() async throws {
+        let entered = ConcurrencyLatch(count: 1)
+        let release = ConcurrencyLatch(count: 1)
+        let context = try await ApplicationContext(AsyncDisposalGateFactory(entered: entered, release: release))
+        let closing = Task { await thrownContextErrorAsync { () async throws(ContextError) in try await context.close() } }
+        #expect(await opensInTime(entered), "the awaited close() never began disposing")
+        let refused = ConcurrencyGuarded<ContextError?>(nil)
+        let threadDone = ConcurrencyThreads.start(1) { _ in
+            let error = thrownContextError { () throws(ContextError) in try closeSynchronously(context) }
+            refused.withLock { $0 = error }
+        }
+        #expect(await opensInTime(threadDone), "the synchronous close() did not return")
+        release.countDown()
+        #expect(refused.value == .requiresAwait(key: "gate", path: ["close()", "gate"]))
+        let closed = await finishesInTime { await closing.value }
+        #expect(closed == .some(nil), "the awaited close() did not finish cleanly")
     }
 
     /// Lookups race `close()` on purpose, for many rounds: each gets the singleton or

@@ -15,7 +15,9 @@ extension ApplicationContext {
     /// closing (a `dispose`) returns at once. A context dropped without `close` disposes nothing.
     ///
     /// - Throws: ``ContextError/requiresAwait(key:path:)`` before disposing anything when a made
-    ///   singleton is ``AsyncDisposable`` (use `try await close()`; the context stays open);
+    ///   singleton is ``AsyncDisposable`` (use `try await close()`; the context stays open), and
+    ///   when called from inside a task while an `await`ed `close()` is disposing (a task's
+    ///   thread must not block for async work; a plain thread waits);
     ///   ``ContextError/disposalFailed(context:failures:)`` naming each key whose `dispose()`
     ///   threw (a second `close()` then returns without error).
     public func close() throws(ContextError) {
@@ -29,11 +31,21 @@ extension ApplicationContext {
                 lock.unlock()
                 return
             case let .closing(_, mayAwait):
-                // Waiting for async disposals would block a thread for async work (a thread
-                // of the task pool, possibly one the disposals need).
                 if mayAwait {
+                    // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s
+                    // disposal, or blocking a task's thread for async work (possibly the
+                    // thread it needs), is refused; a plain thread waits for synchronous
+                    // disposals like any other closer.
+                    let snapshot = madeSingletons()
                     lock.unlock()
-                    throw Self.closeRequiresAwait(name)
+                    if let first = snapshot.first(where: { $0.box.anyValue is AsyncDisposable }) {
+                        throw Self.closeRequiresAwait(table.keys[first.index])
+                    }
+                    if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
+                    lock.lock()
+                    while case .closing = closing { lock.wait() }
+                    lock.unlock()
+                    continue
                 }
                 lock.wait()
                 lock.unlock()
