@@ -3,16 +3,23 @@ extension ApplicationContext {
     /// caller's type, into `result`.
     func make(_ index: Int, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
         try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> Outcome in
-            try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Outcome in
-                if records[index].scope == .prototype {
-                    try makePrototype(index, resolution, thread) { maker, resolution throws(ContextError) in
-                        try maker.make(into: result, self, index, resolution)
-                    }
-                } else {
-                    try singletonBox(index, resolution, thread).copy(into: result)
+            try make(index, into: result, in: resolution, on: thread)
+        }
+    }
+
+    /// `make` in `resolution`, which `thread` (the calling thread) is executing at the depth the
+    /// object is asked for.
+    @inline(__always)
+    func make(_ index: Int, into result: UnsafeMutableRawPointer, in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> Outcome {
+        try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Outcome in
+            if records[index].scope == .prototype {
+                try makePrototype(index, resolution, thread) { maker, resolution throws(ContextError) in
+                    try maker.make(into: result, self, index, resolution)
                 }
-                return .madeInto
+            } else {
+                try singletonBox(index, resolution, thread).copy(into: result)
             }
+            return .madeInto
         }
     }
 

@@ -106,9 +106,20 @@ extension InjectRequest {
     @usableFromInline
     func makePrototype(into result: UnsafeMutableRawPointer) throws(ContextError) {
         let target = target!.pointee
+        let requester = requester
         // At +0: the injecting context keeps the target's context (itself or a parent) alive.
         _ = try target.context!.withGuaranteedReference { context throws(ContextError) in
-            try context.make(target.index, into: result, from: requester)
+            guard !isAsync else { return try context.make(target.index, into: result, from: requester) }
+            // A synchronous injection runs on the thread executing its resolution, at the
+            // injected object's frame: no need to ask the thread which resolution that is.
+            return try requester.resolution.withGuaranteedReference { resolution throws(ContextError) in
+                guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
+                    return try context.make(target.index, into: result, from: requester)
+                }
+                return try thread.withGuaranteedReference { thread throws(ContextError) in
+                    try context.make(target.index, into: result, in: resolution, on: thread)
+                }
+            }
         }
     }
 }
