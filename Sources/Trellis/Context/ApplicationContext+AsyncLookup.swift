@@ -6,27 +6,21 @@ extension ApplicationContext {
     /// ```swift
     /// let report: Report = try await app.object("report")
     /// ```
-    /// A made singleton costs what the synchronous lookup costs: no suspension, no lock.
+    /// A made singleton costs what the synchronous lookup costs: no suspension, no lock, and no
+    /// executor hop — the lookup runs on the caller's actor (`nonisolated(nonsending)`), and only
+    /// making something moves off it.
     ///
     /// - Throws: what ``object(_:as:)`` throws; a task cancelled while it waits for a singleton
     ///   another task is making stops waiting with
     ///   ``ContextError/creationFailed(key:path:underlying:)`` wrapping `CancellationError`.
     @inlinable
-    public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) async throws(ContextError) -> T {
-        switch try _peek(named: keyOrAlias, type: ObjectIdentifier(T.self), from: nil) {
-        case let .made(value):
+    nonisolated(nonsending) public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) async throws(ContextError) -> T {
+        // Only the made singleton is inlined into the caller: every other branch (and its
+        // suspension point) would be part of the caller's async frame on every lookup.
+        if case let .made(value) = try _peek(named: keyOrAlias, type: ObjectIdentifier(T.self), from: nil) {
             return value.assumingMemoryBound(to: T.self).pointee
-        case let .convertible(value, declared):
-            if let optional = T.self as? any _OptionalOfDeclaredType.Type {
-                let wrapped = withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer -> T? in
-                    optional._wrap(value, declared: declared, into: UnsafeMutableRawPointer(buffer.baseAddress!)) ? buffer.baseAddress!.move() : nil
-                }
-                if let wrapped { return wrapped }
-            }
-            return try await _objectAsync(named: keyOrAlias, as: T.self, from: nil)
-        case .madeInto, .needsConversion, .notFound:
-            return try await _objectAsync(named: keyOrAlias, as: T.self, from: nil)
         }
+        return try await _objectAsync(named: keyOrAlias, as: T.self, from: nil)
     }
 
     /// Finds `name` and returns a made singleton without making anything: `.made` (declared as
