@@ -237,9 +237,7 @@ extension ApplicationContext {
             return false
         }
         states[index].box = box
-        states[index].madeOrder = Coordinator.nextSequence()
-        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
-        states[index].phase = .idle
+        publishLocked(index, box)
         let woken = wakeWaiters(index)
         lock.broadcast()
         lock.unlock()
@@ -347,9 +345,7 @@ extension ApplicationContext {
             return false
         }
         group.injectors.removeAll(keepingCapacity: true)
-        states[index].madeOrder = Coordinator.nextSequence()
-        records[index].published.store(UnsafeRawPointer(states[index].box!.pointer), ordering: .releasing)
-        states[index].phase = .idle
+        publishLocked(index, states[index].box!)
         lock.broadcast()
         lock.unlock()
         return true
@@ -366,15 +362,21 @@ extension ApplicationContext {
                 if let box = context.states[index].box.take() { late.append(box) }
                 context.states[index].phase = .idle
             } else {
-                let box = context.states[index].box!
-                context.states[index].madeOrder = Coordinator.nextSequence()
-                context.records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
-                context.states[index].phase = .idle
+                context.publishLocked(index, context.states[index].box!)
             }
             woken += context.wakeWaiters(index)
             garbage.append(context)
         }
         group.pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Publishes singleton `index`, whose box (`box`) is in place: lock-free lookups see it from
+    /// now on. Called with the lock held.
+    @inline(__always)
+    func publishLocked(_ index: Int, _ box: AnyBox) {
+        states[index].madeOrder = Coordinator.nextSequence()
+        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+        states[index].phase = .idle
     }
 
     /// The continuations of the tasks waiting for definition `index`. Called with the lock held.

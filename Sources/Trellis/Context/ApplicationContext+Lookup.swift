@@ -41,8 +41,7 @@ extension ApplicationContext {
 
     /// Whether this context or one of its parents answers to `keyOrAlias` (closed or not).
     public func contains(_ keyOrAlias: String) -> Bool {
-        let key = NameTable.lookupKey(keyOrAlias)
-        return chain.contains { $0.table.definition(named: key.name, hash: key.hash) != nil }
+        definition(answering: NameTable.lookupKey(keyOrAlias)) != nil
     }
 
     /// What `_object(named:type:into:from:)` did.
@@ -150,6 +149,17 @@ extension ApplicationContext {
     ///
     /// - Throws: `contextClosed` when the walk reaches a closed context; `noSuchObject` when no
     ///   context answers.
+    /// The definition answering to `name` (a key from `NameTable.lookupKey`) in this context or
+    /// the nearest parent, closed or not, and how many parents up.
+    func definition(answering key: (name: String, hash: UInt32)) -> (context: ApplicationContext, index: Int, levels: Int)? {
+        var levels = 0
+        for context in chain {
+            if let index = context.table.definition(named: key.name, hash: key.hash) { return (context, index, levels) }
+            levels += 1
+        }
+        return nil
+    }
+
     func locateOpen(_ name: String, from requester: Requester?) throws(ContextError) -> (context: ApplicationContext, index: Int, levels: Int) {
         let key = NameTable.lookupKey(name)
         var levels = 0

@@ -184,7 +184,7 @@ extension ApplicationContext {
         if declared { return .yes(nil) }
         if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
         let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
-            if resolution.isMaking(index, of: self) && !resolution.isMaking(index, of: self, ownLookupOnly: true) { return nil }
+            if isMadeByOuterLookup(index, resolution) { return nil }
             return try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
                 try await maker.probeAsync(self, index, resolution)
             }
@@ -193,8 +193,9 @@ extension ApplicationContext {
         return probed(index, probe, T.self)
     }
 
-    /// Whether singleton `index` is being made by a lookup that `resolution` is nested in (not by
-    /// `resolution`'s own lookup, where asking again is a cycle).
+    /// Whether definition `index` (a singleton not made yet, or a prototype) is being made by a
+    /// lookup that `resolution` is nested in (not by `resolution`'s own lookup, where asking again
+    /// is a cycle).
     func isMadeByOuterLookup(_ index: Int, _ resolution: Resolution) -> Bool {
         !isMade(index) && resolution.isMaking(index, of: self) && !resolution.isMaking(index, of: self, ownLookupOnly: true)
     }

@@ -103,6 +103,7 @@ extension ThreadState {
     /// Runs the synchronous `body` of `resolution` (an async lookup's synchronous closure, or a
     /// hop to the main actor) bound to this thread, so its resolver's synchronous lookups extend
     /// `resolution` and a call from inside it is seen as nested.
+    @inline(__always)
     func runningSynchronously<R, E: Error>(_ resolution: Resolution, _ body: () throws(E) -> R) throws(E) -> R {
         let outerActive = active
         let outerThread = resolution.boundThread

@@ -191,12 +191,11 @@ extension ApplicationContext {
         for field in plan.fields {
             let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.isPending, !header.pointee.isLazy else { continue }
-            let key = NameTable.lookupKey(header.pointee.key ?? field.property)
-            guard let found = chain.lazy.compactMap({ context in context.table.definition(named: key.name, hash: key.hash).map { (context, $0) } }).first,
-                  found.0.records[found.1].isAsync else { continue }
-            let safe = found.0.records[found.1].scope == .eagerSingleton && !resolution.session.isStarting(found.0)
+            guard let found = definition(answering: NameTable.lookupKey(header.pointee.key ?? field.property)),
+                  found.context.records[found.index].isAsync else { continue }
+            let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
             guard !safe else { continue }
-            let target = found.0.table.keys[found.1]
+            let target = found.context.table.keys[found.index]
             resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: table.keys[index])
         }
     }

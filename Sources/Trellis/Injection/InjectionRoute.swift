@@ -42,17 +42,9 @@ final class InjectionRoute: @unchecked Sendable {
         targets = .allocate(capacity: max(plan.fields.count, 1))
         for (position, field) in plan.fields.enumerated() {
             let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
-            let key = NameTable.lookupKey(header.pointee.key ?? field.property)
-            var found = Target(context: nil, index: 0, levels: 0)
-            var levels = 0
-            for candidate in context.chain {
-                if let index = candidate.table.definition(named: key.name, hash: key.hash) {
-                    found = Target(context: .passUnretained(candidate), index: index, levels: levels)
-                    break
-                }
-                levels += 1
-            }
-            (targets + position).initialize(to: found)
+            let found = context.definition(answering: NameTable.lookupKey(header.pointee.key ?? field.property))
+            (targets + position).initialize(to: found.map { Target(context: .passUnretained($0.context), index: $0.index, levels: $0.levels) }
+                ?? Target(context: nil, index: 0, levels: 0))
         }
     }
 

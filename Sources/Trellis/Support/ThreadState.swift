@@ -60,15 +60,10 @@ final class ThreadState {
     /// returns the current context if one may be set.
     @inline(__always)
     static func countInjectWrapper() -> ApplicationContext? {
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged<ThreadState>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
-                thread.injectInits &+= 1
-                return CurrentContext.mayBeSet ? thread.currentContext() : nil
-            }
+        currentUnretained._withUnsafeGuaranteedRef { thread in
+            thread.injectInits &+= 1
+            return CurrentContext.mayBeSet ? thread.currentContext() : nil
         }
-        let thread = makeCurrent()
-        thread.injectInits &+= 1
-        return CurrentContext.mayBeSet ? thread.currentContext() : nil
     }
 
     /// `ApplicationContext.current`, with the default read from this thread's cache.
@@ -85,10 +80,7 @@ final class ThreadState {
     /// The calling thread's state, made on first use and released when the thread exits.
     @inline(__always)
     static var current: ThreadState {
-        if let raw = pthread_getspecific(key) {
-            return Unmanaged<ThreadState>.fromOpaque(raw).takeUnretainedValue()
-        }
-        return makeCurrent()
+        currentUnretained.takeUnretainedValue()
     }
 
     /// The calling thread's state, unretained (see `current`).
