@@ -25,7 +25,7 @@ extension ApplicationContext {
                 }
             }
         } catch {
-            disposeAfterFailedStart()
+            disposeWhatWasMade()
             throw error
         }
         journal.appendStartup(entries)
@@ -68,7 +68,7 @@ extension ApplicationContext {
                 }
             }
             if let failure = Self.earliestFailure(failures) {
-                await disposeAfterFailedStartAsync()
+                await disposeWhatWasMadeAsync()
                 throw failure
             }
         }
@@ -77,7 +77,7 @@ extension ApplicationContext {
             case let .success(entry):
                 if let entry { entries.append(entry) }
             case let .failure(error):
-                await disposeAfterFailedStartAsync()
+                await disposeWhatWasMadeAsync()
                 throw error
             }
         }

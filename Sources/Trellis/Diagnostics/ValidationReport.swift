@@ -122,7 +122,7 @@ extension ApplicationContext {
         }
         // What validation made is disposed like a failed start's objects: a pool opened to check
         // the factory is closed again.
-        scratch.disposeAfterFailedStart()
+        scratch.disposeWhatWasMade()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }
 
@@ -142,7 +142,7 @@ extension ApplicationContext {
             }
             resolution.release()
         }
-        await scratch.disposeAfterFailedStartAsync()
+        await scratch.disposeWhatWasMadeAsync()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }
 }

@@ -270,8 +270,7 @@ public struct Inject<Value> {
     /// pending, so a later `inject(into:)` can still fill it).
     @inlinable
     static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ request: UnsafePointer<InjectRequest>) throws(ContextError) -> Bool {
-        if case let .pending(declared?) = field.pointee.storage {
-            _ = declared
+        if case .pending(.some) = field.pointee.storage {
             field.pointee.header.isPending = false
             return true
         }

@@ -209,27 +209,23 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
         let context = try liveContext()
         let key = try resolvedKey(in: context, naming)
-        if context.contains(key) {
-            recordEdge(to: key, in: context)
-            return try context.object(key, as: Value.self)
-        }
-        return try missing(key, naming)
+        guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return try missing(key, naming) }
+        recordEdge(to: found, in: context)
+        return try context.object(key, as: Value.self)
     }
 
     /// The owner's definition depends on what the property names, from its first read on.
-    private func recordEdge(to key: String, in context: ApplicationContext) {
-        guard requester >= 0, let found = try? context.locateOpen(key, from: nil) else { return }
+    private func recordEdge(to found: (context: ApplicationContext, index: Int, levels: Int), in context: ApplicationContext) {
+        guard requester >= 0 else { return }
         context.journal.record(Edge(from: requester, levels: found.levels, to: found.index, label: field))
     }
 
     private func lookUpAsync(_ naming: PropertyNaming?) async throws(ContextError) -> Value {
         let context = try liveContext()
         let key = try resolvedKey(in: context, naming)
-        if context.contains(key) {
-            recordEdge(to: key, in: context)
-            return try await context.object(key, as: Value.self)
-        }
-        return try missing(key, naming)
+        guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return try missing(key, naming) }
+        recordEdge(to: found, in: context)
+        return try await context.object(key, as: Value.self)
     }
 
     private func missing(_ key: String, _ naming: PropertyNaming?) throws(ContextError) -> Value {

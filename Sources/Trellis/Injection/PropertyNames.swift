@@ -35,10 +35,17 @@ struct PropertyDeclaration: @unchecked Sendable {
 ///    as this declaration's line among theirs.
 /// `nil` otherwise: the caller then falls back to the property's type, or says to give the key.
 enum PropertyNames {
+    /// The declarations of one type's fields of one wrapper type.
     private struct Group: Hashable {
         let file: String
         let owner: String
         let wrapper: ObjectIdentifier
+
+        init(_ declaration: PropertyDeclaration) {
+            file = "\(declaration.file)"
+            owner = "\(declaration.owner)"
+            wrapper = ObjectIdentifier(declaration.wrapper)
+        }
     }
 
     private struct State {
@@ -69,7 +76,7 @@ enum PropertyNames {
         signature |= 1
         let slot = noted + Int((signature >> 7) & 511)
         if slot.pointee.load(ordering: .relaxed) == signature { return }
-        let group = Group(file: "\(declaration.file)", owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
+        let group = Group(declaration)
         state.withLock { _ = $0.lines[group, default: []].insert(declaration.line) }
         slot.pointee.store(signature, ordering: .relaxed)
     }
@@ -99,7 +106,7 @@ enum PropertyNames {
 
     /// The property's name, if it can be learned.
     static func name(of declaration: PropertyDeclaration) -> String? {
-        let group = Group(file: "\(declaration.file)", owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
+        let group = Group(declaration)
         let (known, lines) = state.withLock { ($0.names[declaration.site], $0.lines[group] ?? []) }
         if let known { return known }
         guard let type = declaringType(of: declaration) else { return nil }

@@ -38,9 +38,7 @@ extension ApplicationContext {
                     // disposals like any other closer.
                     let snapshot = madeSingletons()
                     lock.unlock()
-                    if let first = snapshot.first(where: { $0.box.anyValue is AsyncDisposable }) {
-                        throw Self.closeRequiresAwait(table.keys[first.index])
-                    }
+                    if let key = asyncDisposableKey(in: snapshot) { throw Self.closeRequiresAwait(key) }
                     if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
                     lock.lock()
                     while case .closing = closing { lock.wait() }
@@ -56,9 +54,7 @@ extension ApplicationContext {
             let snapshot = madeSingletons()
             lock.unlock()
             // The casts run without the lock; a singleton published meanwhile means looking again.
-            if let first = snapshot.first(where: { $0.box.anyValue is AsyncDisposable }) {
-                throw Self.closeRequiresAwait(table.keys[first.index])
-            }
+            if let key = asyncDisposableKey(in: snapshot) { throw Self.closeRequiresAwait(key) }
             let began = lock.withLock { () -> Bool in
                 guard case .open = closing, madeSingletons().count == snapshot.count else { return false }
                 closing = .closing(waiters: [], mayAwait: false)
@@ -123,6 +119,12 @@ extension ApplicationContext {
         .requiresAwait(key: key, path: ["close()", key])
     }
 
+    /// The key of the first of `made` that is an `AsyncDisposable`, if any. The casts run
+    /// without the lock.
+    private func asyncDisposableKey(in made: [DisposalOrder.Made]) -> String? {
+        made.first { $0.box.anyValue is AsyncDisposable }.map { table.keys[$0.index] }
+    }
+
     /// Disposes `made` in order, awaiting async disposals; returns what failed.
     private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
@@ -159,10 +161,11 @@ extension ApplicationContext {
         for continuation in woken { continuation.resume() }
     }
 
-    /// After a failed start: disposes what the start made (as `close()` would), ignoring what
-    /// disposals throw, since the start's own failure is what the caller gets. A synchronous
-    /// start hands `AsyncDisposable` objects to an unstructured task.
-    func disposeAfterFailedStart() {
+    /// Disposes what a context that will not be used made (as `close()` would) and closes it,
+    /// ignoring what disposals throw: after a failed start (whose own failure is what the caller
+    /// gets) and after a validation (its scratch context). `AsyncDisposable` objects go to an
+    /// unstructured task.
+    func disposeWhatWasMade() {
         let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
             lifecycle.store(1, ordering: .releasing)
             closing = .closing(waiters: [], mayAwait: false)
@@ -184,8 +187,8 @@ extension ApplicationContext {
         }
     }
 
-    /// `disposeAfterFailedStart` for an async start: every disposal is awaited.
-    func disposeAfterFailedStartAsync() async {
+    /// `disposeWhatWasMade` for an async start or validation: every disposal is awaited.
+    func disposeWhatWasMadeAsync() async {
         _ = try? await close()
     }
 }
