@@ -119,26 +119,26 @@ extension ApplicationContext {
 
     func makeAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
         if records[index].scope == .prototype {
-            return try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
-                try await maker.makeAnyAsync(self, index, resolution)
+            return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
+                try await constructAnyAsync(index, resolution)
             }
         }
         return try await singletonBoxAsync(index, resolution).anyValue
     }
 
     /// `makePrototype` for an async lookup.
-    func makePrototypeAsync<R>(_ index: Int, _ resolution: Resolution, _ body: (AnyMaker, Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
+    func makePrototypeAsync<R>(_ index: Int, _ resolution: Resolution, _ body: (Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
         if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
-        let made = try await body(maker(index), resolution)
+        let made = try await body(resolution)
         prototypeMade(index, resolution)
         return made
     }
 
     /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
     func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-        if records[index].maker.takeUnretainedValue().runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
+        if records[index].runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
         let lock = Coordinator.lock
         while true {
             lock.lock()
@@ -217,17 +217,16 @@ extension ApplicationContext {
     private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
-        let maker = maker(index)
         let box: AnyBox
         do {
-            box = try await maker.makeBoxAsync(self, index, resolution)
+            box = try await constructBoxAsync(index, resolution)
         } catch {
             abandon(index)
             throw error
         }
         let mark = beginInjecting(index, box, resolution)
         do {
-            try await maker.injectBoxAsync(box, self, index, resolution)
+            try await injectBoxAsync(box, index, resolution)
         } catch {
             failInjecting(index, resolution, since: mark)
             throw error

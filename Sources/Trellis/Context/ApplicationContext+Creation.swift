@@ -13,8 +13,8 @@ extension ApplicationContext {
     func make(_ index: Int, into result: UnsafeMutableRawPointer, in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> Outcome {
         try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Outcome in
             if records[index].scope == .prototype {
-                try makePrototype(index, resolution, thread) { maker, resolution throws(ContextError) in
-                    try maker.make(into: result, self, index, resolution)
+                try makePrototype(index, resolution, thread) { resolution throws(ContextError) in
+                    try construct(index, into: result, resolution)
                 }
             } else {
                 try singletonBox(index, resolution, thread).copy(into: result)
@@ -33,8 +33,8 @@ extension ApplicationContext {
     func makeAny(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> Any {
         try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Any in
             if records[index].scope == .prototype {
-                return try makePrototype(index, resolution, thread) { maker, resolution throws(ContextError) -> Any in
-                    try maker.makeAny(self, index, resolution)
+                return try makePrototype(index, resolution, thread) { resolution throws(ContextError) -> Any in
+                    try constructAny(index, resolution)
                 }
             }
             return try singletonBox(index, resolution, thread).anyValue
@@ -55,14 +55,13 @@ extension ApplicationContext {
     /// Runs `body`, which makes a prototype of definition `index`, with the definition on the
     /// resolution path; a prototype this lookup is already making is a cycle.
     @inline(__always)
-    func makePrototype<R>(_ index: Int, _ resolution: Resolution, _ thread: ThreadState, _ body: (AnyMaker, Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
+    func makePrototype<R>(_ index: Int, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
         if records[index].isAsync { throw requiresAwait(index, resolution) }
         if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
-        // The maker at +0: the context's record holds it for the context's lifetime.
-        let made = try records[index].maker.withGuaranteedReference { maker throws(ContextError) in try body(maker, resolution) }
+        let made = try body(resolution)
         prototypeMade(index, resolution)
         return made
     }
@@ -198,30 +197,27 @@ extension ApplicationContext {
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
-        // The maker at +0: the context's record holds it for the context's lifetime.
-        return try records[index].maker.withGuaranteedReference { maker throws(ContextError) -> AnyBox in
-            let box: AnyBox
-            do throws(ContextError) {
-                box = try maker.makeBox(self, index, resolution)
-            } catch {
-                abandon(index)
-                throw error
-            }
-            if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits) {
-                singletonMade(index, resolution)
-                return box
-            }
-            let mark = beginInjecting(index, box, resolution)
-            do throws(ContextError) {
-                try maker.injectBox(box, self, index, resolution)
-            } catch {
-                failInjecting(index, resolution, since: mark)
-                throw error
-            }
-            try finishInjecting(index, resolution)
+        let box: AnyBox
+        do throws(ContextError) {
+            box = try constructBox(index, resolution)
+        } catch {
+            abandon(index)
+            throw error
+        }
+        if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits) {
             singletonMade(index, resolution)
             return box
         }
+        let mark = beginInjecting(index, box, resolution)
+        do throws(ContextError) {
+            try injectBox(box, index, resolution)
+        } catch {
+            failInjecting(index, resolution, since: mark)
+            throw error
+        }
+        try finishInjecting(index, resolution)
+        singletonMade(index, resolution)
+        return box
     }
 
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs

@@ -141,8 +141,8 @@ extension ApplicationContext {
     /// Whether definition `index` makes `T`s, finding out synchronously.
     private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox?) throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
-        if maker(index).declaresNoKind(of: T.self) { return .no }
-        let declared = maker(index).declaresKind(of: T.self)
+        if declaresNoKind(index, of: T.self) { return .no }
+        let declared = declaresKind(index, of: T.self)
         if records[index].scope.isSingleton {
             if records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
             if declared && !isMade(index) { return .yes(nil) }
@@ -169,8 +169,8 @@ extension ApplicationContext {
     /// `kind(of:)` for an async lookup by type.
     private func kindAsync<T>(of index: Int, _ type: T.Type) async throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
-        if maker(index).declaresNoKind(of: T.self) { return .no }
-        let declared = maker(index).declaresKind(of: T.self)
+        if declaresNoKind(index, of: T.self) { return .no }
+        let declared = declaresKind(index, of: T.self)
         if records[index].scope.isSingleton {
             if declared && !isMade(index) { return .yes(nil) }
             let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox? in
@@ -185,8 +185,8 @@ extension ApplicationContext {
         if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
         let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
             if isMadeByOuterLookup(index, resolution) { return nil }
-            return try await makePrototypeAsync(index, resolution) { maker, resolution async throws(ContextError) -> Any in
-                try await maker.probeAsync(self, index, resolution)
+            return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
+                try await runProbeAsync(index, resolution)
             }
         }
         guard let probe else { return .unknown }
@@ -213,7 +213,7 @@ extension ApplicationContext {
         let thread = ThreadState.current
         resolution.push(self, index, injectInits: thread.injectInits)
         defer { thread.injectInits = resolution.pop() }
-        return try maker(index).probe(self, index, resolution)
+        return try runProbe(index, resolution)
     }
 
     // MARK: The cache of matches

@@ -137,10 +137,6 @@ public final class ApplicationContext: Sendable {
     /// The keys of this context's own definitions, in declaration order.
     public var keys: [String] { Array(table.keys) }
 
-    /// The maker of definition `index`.
-    @inline(__always)
-    func maker(_ index: Int) -> AnyMaker { records[index].maker.takeUnretainedValue() }
-
     /// Whether the singleton of definition `index` is made.
     func isMade(_ index: Int) -> Bool { records[index].published.load(ordering: .acquiring) != nil }
 

@@ -7,23 +7,28 @@ struct DefinitionRecord: ~Copyable {
     /// and read with acquire ordering: the lock-free hot path.
     let published = Atomic<UnsafeRawPointer?>(nil)
     /// The declared type of the definition's objects.
-    let typeID: ObjectIdentifier
-    /// Unretained: the configuration keeps the makers alive for as long as the context.
-    let maker: Unmanaged<AnyMaker>
+    let objectType: Any.Type
     let scope: Scope
     /// The closure must be awaited.
     let isAsync: Bool
+    /// `objectType` is a class type.
+    let isClassType: Bool
+    /// The closure is `@MainActor`.
+    let runsOnMainActor: Bool
     /// Set once the definition was made successfully: its dependency edges are recorded.
     let edgesRecorded = Atomic<Bool>(false)
     /// How to inject the objects it makes (of the type it made first), retained; set once.
     let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
-    init(_ maker: AnyMaker, scope: Scope) {
-        typeID = maker.objectTypeID
-        self.maker = .passUnretained(maker)
+    init(_ maker: Maker, scope: Scope) {
+        objectType = maker.objectType
         self.scope = scope
         isAsync = maker.isAsync
+        isClassType = maker.isClassType
+        runsOnMainActor = maker.runsOnMainActor
     }
+
+    var typeID: ObjectIdentifier { ObjectIdentifier(objectType) }
 
     deinit {
         if let route = injection.load(ordering: .acquiring), !route._withUnsafeGuaranteedRef(\.isShared) { route.release() }

@@ -3,16 +3,17 @@
 /// Made by `createSingleton`, `createEagerSingleton` and `createPrototype` inside an
 /// ``ObjectFactory``. A value: building one has no effect until a context is made from it.
 public struct Definition: Sendable {
+    // The one-byte scope last: it packs after the maker instead of padding a word.
     /// The name the definition is looked up by.
     public let key: String
-    /// How long a context keeps what the definition makes.
-    public internal(set) var scope: Scope
     /// Extra names given with ``aliases(_:)``, in the order written.
     public internal(set) var explicitAliases: [String]
-    @usableFromInline let maker: AnyMaker
+    @usableFromInline let maker: Maker
+    /// How long a context keeps what the definition makes.
+    public internal(set) var scope: Scope
 
     @usableFromInline
-    init(key: String, scope: Scope, maker: AnyMaker) {
+    init(key: String, scope: Scope, maker: Maker) {
         self.key = key
         self.scope = scope
         self.explicitAliases = []

@@ -16,7 +16,7 @@ extension ObjectFactory {
     public func createMainActorSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.mainActor(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.mainActor(make)))
     }
 
     /// A lazy main-actor singleton whose closure needs no other object.
@@ -33,7 +33,7 @@ extension ObjectFactory {
     public func createMainActorEagerSingleton<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.mainActor(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.mainActor(make)))
     }
 
     /// An eager main-actor singleton whose closure needs no other object.
@@ -50,7 +50,7 @@ extension ObjectFactory {
     public func createMainActorPrototype<Object>(
         _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.mainActor(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.mainActor(make)))
     }
 
     /// A main-actor prototype whose closure needs no other object.

@@ -35,7 +35,7 @@ extension ObjectFactory {
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.synchronous(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.synchronous(make)))
     }
 
     /// A lazy singleton whose closure needs no other object.
@@ -43,7 +43,7 @@ extension ObjectFactory {
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.independent(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.independent(make)))
     }
 
     /// An eager singleton: made when the context starts, in declaration order.
@@ -53,7 +53,7 @@ extension ObjectFactory {
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.synchronous(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.synchronous(make)))
     }
 
     /// An eager singleton whose closure needs no other object.
@@ -61,7 +61,7 @@ extension ObjectFactory {
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.independent(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.independent(make)))
     }
 
     /// A prototype: a new instance on every lookup; the context keeps no reference to it.
@@ -69,7 +69,7 @@ extension ObjectFactory {
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.synchronous(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.synchronous(make)))
     }
 
     /// A prototype whose closure needs no other object.
@@ -77,7 +77,7 @@ extension ObjectFactory {
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable () throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.independent(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.independent(make)))
     }
 
     /// Extra names for `key`, which must be a key of this factory (Reliant's `aliasesForX`).
@@ -108,7 +108,7 @@ extension ObjectFactory {
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.asynchronous(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.asynchronous(make)))
     }
 
     /// An async lazy singleton whose closure needs no other object.
@@ -116,7 +116,7 @@ extension ObjectFactory {
     public func createSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () async throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.asyncIndependent(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.asyncIndependent(make)))
     }
 
     /// An eager singleton whose closure is async: made when the context starts with
@@ -131,7 +131,7 @@ extension ObjectFactory {
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.asynchronous(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.asynchronous(make)))
     }
 
     /// An async eager singleton whose closure needs no other object.
@@ -139,7 +139,7 @@ extension ObjectFactory {
     public func createEagerSingleton<Object>(
         _ key: String, _ make: @escaping @Sendable () async throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.asyncIndependent(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.asyncIndependent(make)))
     }
 
     /// A prototype whose closure is async: a new instance on every async lookup.
@@ -149,7 +149,7 @@ extension ObjectFactory {
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.asynchronous(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.asynchronous(make)))
     }
 
     /// An async prototype whose closure needs no other object.
@@ -157,7 +157,7 @@ extension ObjectFactory {
     public func createPrototype<Object>(
         _ key: String, _ make: @escaping @Sendable () async throws -> Object
     ) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.asyncIndependent(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.asyncIndependent(make)))
     }
 }
 
@@ -180,42 +180,42 @@ extension ObjectFactory {
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
     public func createSingleton(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.independent(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.independent(make)))
     }
 
     /// Rejected: a lazy singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
     public func createSingleton(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
-        Definition(key: key, scope: .singleton, maker: TypedMaker(.asyncIndependent(make)))
+        Definition(key: key, scope: .singleton, maker: Maker(.asyncIndependent(make)))
     }
 
     /// Rejected: an eager singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
     public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.independent(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.independent(make)))
     }
 
     /// Rejected: an eager singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
     public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
-        Definition(key: key, scope: .eagerSingleton, maker: TypedMaker(.asyncIndependent(make)))
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.asyncIndependent(make)))
     }
 
     /// Rejected: a prototype whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
     public func createPrototype(_ key: String, _ make: @escaping @Sendable () throws -> Void) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.independent(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.independent(make)))
     }
 
     /// Rejected: a prototype whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
     public func createPrototype(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
-        Definition(key: key, scope: .prototype, maker: TypedMaker(.asyncIndependent(make)))
+        Definition(key: key, scope: .prototype, maker: Maker(.asyncIndependent(make)))
     }
 
 }

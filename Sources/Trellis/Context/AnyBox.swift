@@ -1,0 +1,82 @@
+/// A made singleton, type-erased: its value lives at `pointer`, as the type `objectType`.
+///
+/// One allocation holds the box's fields and, in its tail, the value, aligned to a cache line
+/// and alone on it: threads copying the value out never share a line with a reference count
+/// another thread is writing (the object's own, allocated just before the box, would otherwise
+/// often sit next to it). Not generic: a generic box class would ask the runtime for its
+/// metadata (a hash-table lookup) every time a singleton is made, which a context made per
+/// request pays for each of its singletons; the value's type is opened from `objectType` where
+/// it is needed instead.
+final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
+    // Not `Sendable` (`ManagedBuffer` is not), though safe to share: the header is written once,
+    // while the box is made, and immutable after; the value is only copied out. The boxed
+    // object itself is the user's: the context only hands out copies of the reference and
+    // never reads or writes the object after injecting it. `SendableBox` carries a box across
+    // tasks.
+    struct Header {
+        let objectType: Any.Type
+        /// The value, valid for the box's lifetime.
+        let pointer: UnsafeMutableRawPointer
+        /// The value is a class instance (also when declared as an existential): an early
+        /// reference to it is the object itself, not a copy.
+        let isReference: Bool
+        /// `objectType` is a class type: the value is exactly one strong reference.
+        let isClassType: Bool
+    }
+
+    /// Moves `value` into a new box.
+    static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> AnyBox {
+        let lines = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
+        let isReference = isClassType || type(of: copy value as Any) is AnyClass
+        let buffer = AnyBox.create(minimumCapacity: lines + 63) { buffer in
+            let tail = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+            let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: tail) + 63) & ~UInt(63))!
+            return Header(objectType: Object.self, pointer: storage, isReference: isReference, isClassType: isClassType)
+        }
+        let box = unsafeDowncast(buffer, to: AnyBox.self)
+        box.header.pointer.initializeMemory(as: Object.self, to: value)
+        return box
+    }
+
+    deinit {
+        let header = withUnsafeMutablePointerToHeader { $0.pointee }
+        if header.isClassType {
+            // One reference: released directly, where the generic path would open the type and
+            // destroy through its value witness table (a context per request frees every box).
+            Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self)).release()
+            return
+        }
+        func destroy<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) {
+            pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
+        }
+        destroy(header.objectType, at: header.pointer)
+    }
+
+    var typeID: ObjectIdentifier { ObjectIdentifier(header.objectType) }
+    var pointer: UnsafeMutableRawPointer { header.pointer }
+    var isReference: Bool { header.isReference }
+
+    var anyValue: Any {
+        func value<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) -> Any {
+            pointer.assumingMemoryBound(to: Object.self).pointee
+        }
+        return value(header.objectType, at: header.pointer)
+    }
+
+    /// The value's dynamic type.
+    var dynamicType: Any.Type {
+        // A class reference: read its isa without copying the value out.
+        if header.isReference, header.objectType is AnyObject.Type {
+            return Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { type(of: $0) }
+        }
+        return type(of: anyValue)
+    }
+
+    /// Copies the value into `result`, uninitialised memory of the box's type.
+    func copy(into result: UnsafeMutableRawPointer) {
+        func copy<Object>(_: Object.Type, from pointer: UnsafeMutableRawPointer, into result: UnsafeMutableRawPointer) {
+            result.initializeMemory(as: Object.self, to: pointer.assumingMemoryBound(to: Object.self).pointee)
+        }
+        copy(header.objectType, from: header.pointer, into: result)
+    }
+}

@@ -1,0 +1,113 @@
+/// Running a definition's closure: each operation opens the definition's declared type and
+/// calls the closure as the `DefinitionClosure<Object>` it was declared as.
+extension ApplicationContext {
+    /// The closure of definition `index` as it was declared; `Object` must be its declared type.
+    /// A copy: one retain of the closure's context, taken from the configuration in one read.
+    @inline(__always)
+    func closure<Object>(_ index: Int, as _: Object.Type) -> DefinitionClosure<Object> {
+        unsafeBitCast(configuration.definitions[index].maker.erased, to: DefinitionClosure<Object>.self)
+    }
+
+    // MARK: Synchronous
+
+    /// Makes and injects an object of definition `index` into `result`, uninitialised memory
+    /// for its declared type.
+    @inline(__always)
+    func construct(_ index: Int, into result: UnsafeMutableRawPointer, _ resolution: Resolution) throws(ContextError) {
+        func construct<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ result: UnsafeMutableRawPointer, _ resolution: Resolution) throws(ContextError) {
+            try context.closure(index, as: Object.self).make(into: result, isClassType: context.records[index].isClassType, context, index, resolution)
+        }
+        try construct(records[index].objectType, self, index, result, resolution)
+    }
+
+    /// Makes an object of definition `index` (not injected yet) and boxes it for caching as a
+    /// singleton.
+    func constructBox(_ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
+        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
+            try context.closure(index, as: Object.self).makeBox(isClassType: context.records[index].isClassType, context, index, resolution)
+        }
+        return try constructBox(records[index].objectType, self, index, resolution)
+    }
+
+    /// Injects the singleton in `box`, made by definition `index`, in place.
+    func injectBox(_ box: AnyBox, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: AnyBox, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+            try context.injectMade(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: context.records[index].isClassType, index, resolution)
+        }
+        try injectBox(records[index].objectType, self, box, index, resolution)
+    }
+
+    /// Makes and injects an object of definition `index`, returned as `Any` (lookups whose type
+    /// is not the declared one).
+    func constructAny(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        func constructAny<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+            try context.closure(index, as: Object.self).makeAny(isClassType: context.records[index].isClassType, context, index, resolution)
+        }
+        return try constructAny(records[index].objectType, self, index, resolution)
+    }
+
+    /// Runs the closure of definition `index` only, to learn the dynamic type of what it makes
+    /// (lookup by type).
+    func runProbe(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        func runProbe<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+            try context.closure(index, as: Object.self).probe(context, index, resolution)
+        }
+        return try runProbe(records[index].objectType, self, index, resolution)
+    }
+
+    // MARK: Asynchronous
+
+    /// `constructBox` for an async lookup: awaits an async closure, hops to the main actor for a
+    /// main-actor one.
+    func constructBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+            try await context.closure(index, as: Object.self).makeBoxAsync(isClassType: context.records[index].isClassType, context, index, resolution)
+        }
+        return try await constructBox(records[index].objectType, self, index, resolution)
+    }
+
+    /// `injectBox` for an async lookup: properties are filled by async lookups.
+    func injectBoxAsync(_ box: AnyBox, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: AnyBox, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+            try await context.injectMadeAsync(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: context.records[index].isClassType, index, resolution)
+        }
+        try await injectBox(records[index].objectType, self, box, index, resolution)
+    }
+
+    /// `constructAny` for an async lookup.
+    func constructAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        func constructAny<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+            try await context.closure(index, as: Object.self).makeAnyAsync(isClassType: context.records[index].isClassType, context, index, resolution)
+        }
+        return try await constructAny(records[index].objectType, self, index, resolution)
+    }
+
+    /// `runProbe` for an async lookup.
+    func runProbeAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        func runProbe<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+            try await context.closure(index, as: Object.self).probeAsync(context, index, resolution)
+        }
+        return try await runProbe(records[index].objectType, self, index, resolution)
+    }
+
+    // MARK: Types
+
+    /// Whether the declared type alone proves that every object of definition `index` is a `T`.
+    func declaresKind<T>(_ index: Int, of type: T.Type) -> Bool {
+        func declares<Object>(_: Object.Type, _: T.Type) -> Bool { Object.self is T.Type }
+        return declares(records[index].objectType, T.self)
+    }
+
+    /// Whether the declared type alone proves that no object of definition `index` is a `T`, so
+    /// a lookup by type need not make it to find out.
+    func declaresNoKind<T>(_ index: Int, of type: T.Type) -> Bool {
+        func declaresNo<Object>(_: Object.Type, _: T.Type) -> Bool {
+            // Two classes neither of which derives from the other share no subclass (single
+            // inheritance), so no object of `Object` or a subclass is a `T`. Protocols,
+            // `AnyObject` and value types are left to the made object: a subclass may conform, a
+            // value may be bridged or unwrapped by the cast.
+            Object.self is AnyClass && T.self is AnyClass && !(Object.self is T.Type) && !(T.self is Object.Type)
+        }
+        return declaresNo(records[index].objectType, T.self)
+    }
+}

@@ -1,0 +1,154 @@
+/// How a context makes an object with a definition's closure, once the closure's `Object` is
+/// known (`Maker` opens it from the definition's declared type).
+extension DefinitionClosure {
+    // MARK: Running the closure
+
+    /// Runs a synchronous closure. A `ContextError` from one of its own lookups passes through
+    /// unchanged (its path already says where it came from); anything else it throws becomes
+    /// `creationFailed` with the path.
+    @inline(__always)
+    private func run(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Object {
+        do {
+            switch self {
+            case let .independent(make):
+                return try make()
+            case let .synchronous(make):
+                return try make(Resolver(context, index, resolution))
+            case let .mainActor(make):
+                return try Self.runOnMainActor(make, context, index, resolution)
+            case .asynchronous, .asyncIndependent:
+                throw context.requiresAwait(index, resolution)
+            }
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+        }
+    }
+
+    /// Kept out of `run`: the optional result would make every call of this generic code ask the
+    /// runtime for `Optional<Object>`'s metadata.
+    @inline(never)
+    private static func runOnMainActor(_ make: @escaping @MainActor @Sendable (Resolver) throws -> Object, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws -> Object {
+        let resolver = Resolver(context, index, resolution)
+        guard let made = try MainActorCall.ifOnMainActor({ try make(resolver) }) else {
+            throw MainActorRequired(key: context.table.keys[index])
+        }
+        return made
+    }
+
+    /// Runs the closure for an async lookup: an async closure is awaited with `resolution` as
+    /// the task's active lookup; a synchronous one runs bound to the current thread; a
+    /// main-actor one hops to the main actor.
+    private func runAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Object {
+        do {
+            switch self {
+            case let .asyncIndependent(make):
+                return try await Resolution.withAsyncActive(resolution) { try await make() }
+            case let .asynchronous(make):
+                let resolver = Resolver(context, index, resolution)
+                return try await Resolution.withAsyncActive(resolution) { try await make(resolver) }
+            case .independent, .synchronous:
+                return try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in try run(context, index, resolution) }
+            case let .mainActor(make):
+                return try await Self.hopToMainActor(make, context, index, resolution)
+            }
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+        }
+    }
+
+    /// Runs a main-actor closure for an async lookup. A hop to the main actor is work on another
+    /// executor, not on the task pool: a synchronous caller off the main actor may wait for it;
+    /// one on the main actor may not (the hop is queued behind it), which `awaitsMainActor`
+    /// tells it.
+    private static func hopToMainActor(_ make: @escaping @MainActor @Sendable (Resolver) throws -> Object, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws -> Object {
+        resolution.setAwaitsMainActor(true)
+        defer { resolution.setAwaitsMainActor(false) }
+        let resolver = Resolver(context, index, resolution)
+        let result = UncheckedResult<Object>()
+        try await MainActor.run { () throws -> Void in
+            try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in
+                do throws(any Error) { result.value = try make(resolver) } catch let error as ContextError { throw error } catch {
+                    throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+                }
+            }
+        }
+        return result.value!
+    }
+
+    // MARK: Synchronous
+
+    /// Makes and injects an object of definition `index` of `context` into `result`,
+    /// uninitialised memory for an `Object`.
+    func make(into result: UnsafeMutableRawPointer, isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        let object = result.initializeMemory(as: Object.self, to: try run(context, index, resolution))
+        do {
+            try context.injectMade(at: object, isClass: isClassType, index, resolution)
+        } catch {
+            object.deinitialize(count: 1)
+            throw error
+        }
+    }
+
+    /// Makes an object (not injected yet) and boxes it for caching as a singleton.
+    func makeBox(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
+        AnyBox.holding(try run(context, index, resolution), isClassType: isClassType)
+    }
+
+    /// Makes and injects an object, returned as `Any` (lookups whose type is not `Object`).
+    func makeAny(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        defer { object.deallocate() }
+        object.initialize(to: try run(context, index, resolution))
+        do {
+            try context.injectMade(at: object, isClass: isClassType, index, resolution)
+        } catch {
+            object.deinitialize(count: 1)
+            throw error
+        }
+        return object.move()
+    }
+
+    /// Runs the closure only, to learn the dynamic type of what it makes (lookup by type): the
+    /// object is not injected, so its `didInject` never runs for a probe that is thrown away.
+    func probe(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
+        try run(context, index, resolution)
+    }
+
+    // MARK: Asynchronous
+
+    /// `makeBox` for an async lookup: awaits an async closure, hops to the main actor for a
+    /// main-actor one.
+    func makeBoxAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        AnyBox.holding(try await runAsync(context, index, resolution), isClassType: isClassType)
+    }
+
+    /// `makeAny` for an async lookup: properties are filled by async lookups.
+    func makeAnyAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        defer { object.deallocate() }
+        object.initialize(to: try await runAsync(context, index, resolution))
+        do {
+            try await context.injectMadeAsync(at: object, isClass: isClassType, index, resolution)
+        } catch {
+            object.deinitialize(count: 1)
+            throw error
+        }
+        return object.move()
+    }
+
+    /// `probe` for an async lookup.
+    func probeAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        try await runAsync(context, index, resolution)
+    }
+}
+
+/// Carries a main-actor closure's result back to the async lookup that hopped there.
+private final class UncheckedResult<Value>: @unchecked Sendable {
+    // Safe: written on the main actor inside `MainActor.run`, read by the caller after that
+    // call returned, which orders the two.
+    var value: Value?
+}
