@@ -34,12 +34,12 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
             return Header(objectType: Object.self, pointer: storage, isReference: isReference, isClassType: isClassType)
         }
         let box = unsafeDowncast(buffer, to: AnyBox.self)
-        box.header.pointer.initializeMemory(as: Object.self, to: value)
+        box.fields.pointer.initializeMemory(as: Object.self, to: value)
         return box
     }
 
     deinit {
-        let header = withUnsafeMutablePointerToHeader { $0.pointee }
+        let header = fields
         if header.isClassType {
             // One reference: released directly, where the generic path would open the type and
             // destroy through its value witness table (a context per request frees every box).
@@ -52,20 +52,28 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         destroy(header.objectType, at: header.pointer)
     }
 
-    var typeID: ObjectIdentifier { ObjectIdentifier(header.objectType) }
-    var pointer: UnsafeMutableRawPointer { header.pointer }
-    var isReference: Bool { header.isReference }
+    /// The header, read through a pointer: `ManagedBuffer.header` is a stored class property, and
+    /// every access to it would pass through the runtime's dynamic exclusivity check (the header
+    /// is immutable once the box is made).
+    @inline(__always)
+    var fields: Header { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+    var typeID: ObjectIdentifier { ObjectIdentifier(fields.objectType) }
+    var pointer: UnsafeMutableRawPointer { fields.pointer }
+    var isReference: Bool { fields.isReference }
 
     var anyValue: Any {
         func value<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) -> Any {
             pointer.assumingMemoryBound(to: Object.self).pointee
         }
+        let header = fields
         return value(header.objectType, at: header.pointer)
     }
 
     /// The value's dynamic type.
     var dynamicType: Any.Type {
         // A class reference: read its isa without copying the value out.
+        let header = fields
         if header.isReference, header.objectType is AnyObject.Type {
             return Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { type(of: $0) }
         }
@@ -77,6 +85,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         func copy<Object>(_: Object.Type, from pointer: UnsafeMutableRawPointer, into result: UnsafeMutableRawPointer) {
             result.initializeMemory(as: Object.self, to: pointer.assumingMemoryBound(to: Object.self).pointee)
         }
+        let header = fields
         copy(header.objectType, from: header.pointer, into: result)
     }
 }

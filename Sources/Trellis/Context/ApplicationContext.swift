@@ -117,9 +117,15 @@ public final class ApplicationContext: Sendable {
         let recordBytes = (MemoryLayout<DefinitionRecord>.stride * max(count, 1) + alignment - 1) & ~(alignment - 1)
         let tables = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * max(count, 1), alignment: alignment)
         records = tables.bindMemory(to: DefinitionRecord.self, capacity: max(count, 1))
-        // By index: iterating would copy each definition (three retains and releases).
+        // By index, and field by field: iterating, or passing a definition's maker, would copy
+        // the definition or its closure (a retain and a release each).
         for index in 0..<count {
-            (records + index).initialize(to: DefinitionRecord(configurator.definitions[index].maker, scope: configurator.definitions[index].scope))
+            (records + index).initialize(to: DefinitionRecord(
+                objectType: configurator.definitions[index].maker.objectType,
+                scope: configurator.definitions[index].scope,
+                isAsync: configurator.definitions[index].maker.isAsync,
+                isClassType: configurator.definitions[index].maker.isClassType,
+                runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor))
         }
         states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: max(count, 1))
         states.initialize(repeating: CreationState(), count: count)

@@ -20,12 +20,12 @@ struct DefinitionRecord: ~Copyable {
     /// How to inject the objects it makes (of the type it made first), retained; set once.
     let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
-    init(_ maker: Maker, scope: Scope) {
-        objectType = maker.objectType
+    init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool) {
+        self.objectType = objectType
         self.scope = scope
-        isAsync = maker.isAsync
-        isClassType = maker.isClassType
-        runsOnMainActor = maker.runsOnMainActor
+        self.isAsync = isAsync
+        self.isClassType = isClassType
+        self.runsOnMainActor = runsOnMainActor
     }
 
     var typeID: ObjectIdentifier { ObjectIdentifier(objectType) }

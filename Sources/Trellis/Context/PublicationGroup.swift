@@ -22,12 +22,14 @@ final class PublicationGroup: @unchecked Sendable {
         let sequence: UInt64
     }
 
+    // Unchecked exclusivity: every access holds `Coordinator.lock` (see above), and the
+    // runtime's dynamic check would cost more than the access on every singleton made.
     /// Set when merged into another group: that group stands for this one.
-    var forward: PublicationGroup?
+    @exclusivity(unchecked) var forward: PublicationGroup?
     /// The singletons of the group being injected right now, with the frame injecting each.
-    var injectors: [Injector] = []
+    @exclusivity(unchecked) var injectors: [Injector] = []
     /// Made singletons waiting for the group's injections to end.
-    var pending: [Pending] = []
+    @exclusivity(unchecked) var pending: [Pending] = []
 
     /// The group this one stands for after merges.
     var root: PublicationGroup {

@@ -57,13 +57,14 @@ final class Resolution: @unchecked Sendable {
         boundThread?.toOpaque() == Unmanaged.passUnretained(thread).toOpaque()
     }
 
-    // Guarded by `Coordinator.lock`:
+    // Guarded by `Coordinator.lock`, which already serialises every access: the runtime's
+    // dynamic exclusivity check would cost more than the access on every singleton made.
     /// What this resolution is blocked on.
-    var waitingFor: WaitTarget?
+    @exclusivity(unchecked) var waitingFor: WaitTarget?
     /// Continuations and nested resolutions running on this one's behalf.
-    var children: [Resolution] = []
+    @exclusivity(unchecked) var children: [Resolution] = []
     /// Where the singletons it makes wait to be published (see `PublicationGroup`).
-    var group: PublicationGroup
+    @exclusivity(unchecked) var group: PublicationGroup
     /// An async resolution that has suspended (or is about to) while making something: a
     /// synchronous caller inside a task must not block for what it is making.
     private(set) var hasSuspended = false

@@ -75,32 +75,52 @@ public struct Definitions: Sendable {
     }
 
     /// Concatenates groups in order, moving their definitions out of `groups` instead of
-    /// copying them (a copy retains each definition's maker: a factory of 10,000 definitions
+    /// copying them (a copy retains each definition's closure: a factory of 10,000 definitions
     /// built with `for` would pay 10,000 retains and releases more).
     static func joined(consuming groups: consuming [Definitions]) -> Definitions {
         var groups = groups
         if groups.count == 1 { return groups.removeLast() }
-        var definitions: [Definition] = []
-        definitions.reserveCapacity(groups.reduce(0) { $0 + $1.count })
-        var declarations: [AliasDeclaration] = []
+        var joiner = Joiner(capacity: groups.reduce(0) { $0 + $1.count })
         groups.withUnsafeMutableBufferPointer { buffer in
-            for position in buffer.indices {
-                if !buffer[position].aliasDeclarations.isEmpty { declarations.append(contentsOf: buffer[position].aliasDeclarations) }
-                var storage = Storage.none
-                swap(&storage, &buffer[position].storage)
-                // Consumed, so the definition moves into the array instead of being copied
-                // (a retain and a release of its key, aliases and maker each).
-                switch consume storage {
-                case .none: break
-                case let .one(definition): definitions.append(definition)
-                case let .many(more): definitions.append(contentsOf: more)
-                }
+            for position in buffer.indices { joiner.append(movingFrom: &buffer[position]) }
+        }
+        return joiner.joined()
+    }
+
+    /// Concatenates a fixed number of groups in order, moving each group's definitions in: for
+    /// `buildBlock`, whose statements would otherwise be gathered into an array of groups first
+    /// (an allocation, and a destroy of every emptied group, per body evaluated: a context made
+    /// per request evaluates its factory every time).
+    struct Joiner {
+        private var definitions: [Definition] = []
+        private var declarations: [AliasDeclaration] = []
+
+        init(capacity: Int) { definitions.reserveCapacity(capacity) }
+
+        mutating func append(_ group: consuming Definitions) {
+            var group = group
+            append(movingFrom: &group)
+        }
+
+        /// Appends `group`'s definitions and leaves it empty.
+        mutating func append(movingFrom group: inout Definitions) {
+            if !group.aliasDeclarations.isEmpty { declarations.append(contentsOf: group.aliasDeclarations) }
+            var storage = Storage.none
+            swap(&storage, &group.storage)
+            // Consumed, so the definition moves into the array instead of being copied.
+            switch consume storage {
+            case .none: break
+            case let .one(definition): definitions.append(definition)
+            case let .many(more): definitions.append(contentsOf: more)
             }
         }
-        var result = Definitions()
-        result.storage = .many(definitions)
-        result.aliasDeclarations = declarations
-        return result
+
+        consuming func joined() -> Definitions {
+            var result = Definitions()
+            result.storage = .many(definitions)
+            result.aliasDeclarations = declarations
+            return result
+        }
     }
 
     /// Every definition's key, in declaration order (duplicates included: they are rejected when

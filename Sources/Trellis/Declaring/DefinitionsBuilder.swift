@@ -38,57 +38,120 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count)
+        joined.append(c0)
+        joined.append(c1)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3, c4])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6, c7])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6, c7, c8])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        return joined.joined()
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's maker).
+    /// its array and destroys the original (a retain and a release of every definition's closure).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions) -> Definitions {
-        Definitions.joined(consuming: [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9])
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        return joined.joined()
     }
 
     /// An `if` without `else`.

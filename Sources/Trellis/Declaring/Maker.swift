@@ -24,17 +24,32 @@ struct Maker: Sendable {
     let erased: DefinitionClosure<Erased>
     /// The declared type is a class: an object is a single reference.
     let isClassType: Bool
+    /// The closure must be awaited.
+    let isAsync: Bool
+    /// The closure is `@MainActor`.
+    let runsOnMainActor: Bool
 
-    /// Erases `closure`. Specialised where the factory is written, so the class test folds away.
+    /// Erases `closure`. Specialised where the factory is written, so the class test and the
+    /// closure's form fold away; the flags are stored so that a context reads them without
+    /// copying the closure out of its definition.
     @inlinable
     init<Object>(_ closure: DefinitionClosure<Object>) {
-        self.init(objectType: Object.self, isClassType: Object.self is AnyClass, erased: unsafeBitCast(closure, to: DefinitionClosure<Erased>.self))
+        let isAsync: Bool
+        let runsOnMainActor: Bool
+        switch closure {
+        case .asynchronous, .asyncIndependent: (isAsync, runsOnMainActor) = (true, false)
+        case .mainActor: (isAsync, runsOnMainActor) = (false, true)
+        case .synchronous, .independent: (isAsync, runsOnMainActor) = (false, false)
+        }
+        self.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, runsOnMainActor: runsOnMainActor, erased: unsafeBitCast(closure, to: DefinitionClosure<Erased>.self))
     }
 
     @usableFromInline
-    init(objectType: Any.Type, isClassType: Bool, erased: DefinitionClosure<Erased>) {
+    init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, runsOnMainActor: Bool, erased: DefinitionClosure<Erased>) {
         self.objectType = objectType
         self.isClassType = isClassType
+        self.isAsync = isAsync
+        self.runsOnMainActor = runsOnMainActor
         self.erased = erased
     }
 
@@ -45,20 +60,6 @@ struct Maker: Sendable {
     }
 
     var objectTypeID: ObjectIdentifier { ObjectIdentifier(objectType) }
-
-    /// The closure must be awaited.
-    var isAsync: Bool {
-        switch erased {
-        case .asynchronous, .asyncIndependent: true
-        default: false
-        }
-    }
-
-    /// The closure is `@MainActor`.
-    var runsOnMainActor: Bool {
-        if case .mainActor = erased { return true }
-        return false
-    }
 
     /// Why the definition can never make a usable object (a closure returning `Void`), if so.
     var invalidity: String? {

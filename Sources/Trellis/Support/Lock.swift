@@ -66,8 +66,9 @@ struct Lock: @unchecked Sendable {
 
 /// A value guarded by its own `Lock`.
 final class Locked<Value>: @unchecked Sendable {
-    // Safe: `value` is only read or written inside `lock.withLock`.
-    private var value: Value
+    // Safe: `value` is only read or written inside `lock.withLock`, which also makes the
+    // runtime's dynamic exclusivity check redundant.
+    @exclusivity(unchecked) private var value: Value
     private let lock = Lock.make()
 
     init(_ value: Value) { self.value = value }
