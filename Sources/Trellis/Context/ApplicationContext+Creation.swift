@@ -224,8 +224,10 @@ extension ApplicationContext {
     /// no injecting phase: nobody can see it early, so it is published at once, in one round of
     /// the lock, unless it belongs to a group that is still injecting others. `false` otherwise.
     func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> Bool {
-        let plan = InjectionPlan.of(box.dynamicType)
-        guard plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0) else { return false }
+        let nothingToInject = InjectionPlan.unretained(of: box.dynamicType)._withUnsafeGuaranteedRef { plan in
+            plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
+        }
+        guard nothingToInject else { return false }
         let lock = Coordinator.lock
         lock.lock()
         guard resolution.group.isIdle, !isClosed else {

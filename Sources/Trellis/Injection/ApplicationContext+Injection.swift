@@ -58,6 +58,13 @@ extension ApplicationContext {
         return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) }
     }
 
+    /// The dynamic type of the value at `made` (a declared existential opened).
+    static func dynamicType<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> Any.Type {
+        guard isClass else { return type(of: made.pointee as Any) }
+        let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
+        return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { type(of: $0) }
+    }
+
     /// The route of definition `index` if it is for objects of `typeID`.
     private func route(_ index: Int, for typeID: ObjectIdentifier) -> InjectionRoute? {
         guard let route = records[index].injection.load(ordering: .acquiring)?.takeUnretainedValue(), route.plan.typeID == typeID else { return nil }
@@ -90,7 +97,7 @@ extension ApplicationContext {
     private func planAndRoute<T>(for made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int) -> (InjectionPlan, InjectionRoute?) {
         let typeID = Self.dynamicTypeID(of: made, isClass: isClass)
         if let route = route(index, for: typeID) { return (route.plan, route) }
-        let plan = InjectionPlan.of(type(of: made.pointee as Any))
+        let plan = InjectionPlan.of(Self.dynamicType(of: made, isClass: isClass))
         guard records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
         let base: UnsafeMutableRawPointer
         if plan.isClass {

@@ -79,16 +79,22 @@ final class InjectionPlan: @unchecked Sendable {
     /// The plan of `type`, built on first use. Plans are never released, so callers may keep
     /// unretained references to them and point into their fields.
     static func of(_ type: Any.Type) -> InjectionPlan {
+        unretained(of: type).takeUnretainedValue()
+    }
+
+    /// `of(_:)` without a retain and a release of the plan (plans are immortal): for the checks
+    /// made on every singleton made.
+    static func unretained(of type: Any.Type) -> Unmanaged<InjectionPlan> {
         let id = ObjectIdentifier(type)
         // Metadata is at least 16-byte aligned: the bits above the lowest four pick the slot.
         let bits = UInt(bitPattern: Int(bitPattern: id)) >> 4
         let slot = recent + Int((bits ^ (bits >> 8)) & 255)
         if let raw = slot.pointee.load(ordering: .acquiring) {
-            let plan = Unmanaged<InjectionPlan>.fromOpaque(raw).takeUnretainedValue()
-            if plan.typeID == id { return plan }
+            let plan = Unmanaged<InjectionPlan>.fromOpaque(raw)
+            if plan._withUnsafeGuaranteedRef({ $0.typeID == id }) { return plan }
         }
-        let plan = lookUp(type, id)
-        slot.pointee.store(UnsafeRawPointer(Unmanaged.passUnretained(plan).toOpaque()), ordering: .releasing)
+        let plan = Unmanaged.passUnretained(lookUp(type, id))
+        slot.pointee.store(UnsafeRawPointer(plan.toOpaque()), ordering: .releasing)
         return plan
     }
 
