@@ -5,11 +5,11 @@
 /// would otherwise allocate (and free) one maker object per definition. The closure is kept as
 /// a `DefinitionClosure<Erased>`: every `DefinitionClosure<Object>` has the same layout (each
 /// case holds one function value, whatever `Object` is), so the bits are those of the
-/// `DefinitionClosure<Object>` it was made from, and `typed(_:)` gives that value back for the
-/// `Object` that `objectType` names. (Only the whole enum is reinterpreted, never a function
-/// value alone: a function read out as `() -> Erased` would be re-wrapped by the compiler for
-/// its concrete result type.) A context calls the closure through one copy per object made
-/// (`ApplicationContext.closure(_:as:)`).
+/// `DefinitionClosure<Object>` it was made from, and reinterpreting them as the
+/// `DefinitionClosure<Object>` that `objectType` names gives that value back
+/// (`ApplicationContext.closure(_:as:)`, one copy per object made). Only the whole enum is
+/// reinterpreted, never a function value alone: a function read out as `() -> Erased` would be
+/// re-wrapped by the compiler for its concrete result type.
 @usableFromInline
 struct Maker: Sendable {
     /// Stands for the erased object type; never instantiated.
@@ -52,14 +52,6 @@ struct Maker: Sendable {
         self.runsOnMainActor = runsOnMainActor
         self.erased = erased
     }
-
-    /// The closure as it was declared; `Object` must be `objectType`.
-    @inline(__always)
-    func typed<Object>(_: Object.Type) -> DefinitionClosure<Object> {
-        unsafeBitCast(erased, to: DefinitionClosure<Object>.self)
-    }
-
-    var objectTypeID: ObjectIdentifier { ObjectIdentifier(objectType) }
 
     /// Why the definition can never make a usable object (a closure returning `Void`), if so.
     var invalidity: String? {
