@@ -144,11 +144,6 @@ extension ApplicationContext {
         return try found.context.resolve(found.index, as: T.self, from: requester)
     }
 
-    /// The context in the chain that answers to `name`, the definition there, and how many
-    /// levels up the chain it is; the lookup's dependency edge is noted.
-    ///
-    /// - Throws: `contextClosed` when the walk reaches a closed context; `noSuchObject` when no
-    ///   context answers.
     /// The definition answering to `name` (a key from `NameTable.lookupKey`) in this context or
     /// the nearest parent, closed or not, and how many parents up.
     func definition(answering key: (name: String, hash: UInt32)) -> (context: ApplicationContext, index: Int, levels: Int)? {
@@ -160,6 +155,11 @@ extension ApplicationContext {
         return nil
     }
 
+    /// The context in the chain that answers to `name`, the definition there, and how many
+    /// levels up the chain it is; the lookup's dependency edge is noted.
+    ///
+    /// - Throws: `contextClosed` when the walk reaches a closed context; `noSuchObject` when no
+    ///   context answers.
     func locateOpen(_ name: String, from requester: Requester?) throws(ContextError) -> (context: ApplicationContext, index: Int, levels: Int) {
         let key = NameTable.lookupKey(name)
         var levels = 0

@@ -113,10 +113,11 @@ public final class ApplicationContext: Sendable {
         table = configurator.table
         count = configurator.definitions.count
         // One allocation for both tables: a context made per request pays for every malloc.
+        let capacity = max(count, 1)
         let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment)
-        let recordBytes = (MemoryLayout<DefinitionRecord>.stride * max(count, 1) + alignment - 1) & ~(alignment - 1)
-        let tables = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * max(count, 1), alignment: alignment)
-        records = tables.bindMemory(to: DefinitionRecord.self, capacity: max(count, 1))
+        let recordBytes = (MemoryLayout<DefinitionRecord>.stride * capacity + alignment - 1) & ~(alignment - 1)
+        let tables = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * capacity, alignment: alignment)
+        records = tables.bindMemory(to: DefinitionRecord.self, capacity: capacity)
         // By index, and field by field: iterating, or passing a definition's maker, would copy
         // the definition or its closure (a retain and a release each).
         for index in 0..<count {
@@ -127,7 +128,7 @@ public final class ApplicationContext: Sendable {
                 isClassType: configurator.definitions[index].maker.isClassType,
                 runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor))
         }
-        states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: max(count, 1))
+        states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: capacity)
         states.initialize(repeating: CreationState(), count: count)
         self.isValidation = isValidation
         // Moved in last: the configuration is not copied (a retain of each of its arrays).

@@ -37,8 +37,8 @@ public enum DefinitionsBuilder {
         Definitions.joined(components)
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count)
         joined.append(c0)
@@ -46,8 +46,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count)
         joined.append(c0)
@@ -56,8 +56,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count)
         joined.append(c0)
@@ -67,8 +67,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count)
         joined.append(c0)
@@ -79,8 +79,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count)
         joined.append(c0)
@@ -92,8 +92,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count)
         joined.append(c0)
@@ -106,8 +106,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count)
         joined.append(c0)
@@ -121,8 +121,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count)
         joined.append(c0)
@@ -137,8 +137,8 @@ public enum DefinitionsBuilder {
         return joined.joined()
     }
 
-    /// A body of two to ten statements, its groups moved in: the variadic form copies each into
-    /// its array and destroys the original (a retain and a release of every definition's closure).
+    /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
+    /// an array first (an allocation per body, and a copy of every group into it).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions) -> Definitions {
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count)
         joined.append(c0)

@@ -56,7 +56,7 @@ struct Maker: Sendable {
     /// Why the definition can never make a usable object (a closure returning `Void`), if so.
     var invalidity: String? {
         // A closure returning nothing defines an object of type `()`: the compiler only warns
-        // (see ObjectFactory+VoidDefinitions), the configurator rejects it.
+        // (see the deprecated `Void` overloads in ObjectFactory.swift), the configurator rejects it.
         objectType == Void.self
             ? "its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`."
             : nil

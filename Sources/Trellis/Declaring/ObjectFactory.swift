@@ -24,6 +24,7 @@ public protocol ObjectFactory: Sendable {
 extension ObjectFactory {
     /// The factory's type name (as `String(describing:)` writes it, at a fraction of the cost: a
     /// context made per request pays it on every request).
+    @inlinable
     public var contextName: String { TypeName.of(Self.self) }
 
     /// A lazy singleton: made on first lookup or injection, then the same instance for the

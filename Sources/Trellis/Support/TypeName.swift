@@ -4,15 +4,24 @@
 /// `String(describing:)` costs thousands of instructions. The runtime's `_typeName` is cheap but,
 /// in optimised builds, spells a `private` or `fileprivate` type with its discriminator,
 /// `(RequestFactory in _3259BD65DE6C89FC…)`, which is removed here.
+///
+/// Inlinable so that, where the type is known (a factory's `contextName`), the compiler folds
+/// `_typeName` into a constant string and only the check for a discriminator remains.
+@usableFromInline
 enum TypeName {
-    static func of(_ type: Any.Type) -> String {
-        let name = _typeName(type, qualified: false)
-        guard name.utf8.contains(UInt8(ascii: "(")) else { return name }
+    @inlinable
+    @inline(__always)
+    static func of<T>(_ type: T.Type) -> String {
+        let name = _typeName(T.self, qualified: false)
+        // Over contiguous bytes: iterating `utf8` would cost more than `_typeName` itself.
+        let mayHaveDiscriminator = name.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "(")) } ?? true
+        guard mayHaveDiscriminator else { return name }
         return removingDiscriminators(from: name)
     }
 
     /// `name` with every `(Name in _HEX)` replaced by `Name`; tuples and function types left
     /// alone.
+    @usableFromInline
     static func removingDiscriminators(from name: String) -> String {
         String(decoding: withoutDiscriminators(Array(name.utf8)), as: UTF8.self)
     }
@@ -44,12 +53,12 @@ enum TypeName {
         }
         guard space > open + 1, space + marker.count <= bytes.count, Array(bytes[space..<space + marker.count]) == marker else { return nil }
         var close = space + marker.count
-        while close < bytes.count, isHexOrLetter(bytes[close]) { close += 1 }
+        while close < bytes.count, isASCIIAlphanumeric(bytes[close]) { close += 1 }
         guard close < bytes.count, bytes[close] == UInt8(ascii: ")"), close > space + marker.count else { return nil }
         return (open + 1..<space, close + 1)
     }
 
-    private static func isHexOrLetter(_ byte: UInt8) -> Bool {
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
     }
 }
