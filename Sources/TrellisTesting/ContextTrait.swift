@@ -1,10 +1,10 @@
 import Testing
 import Trellis
 
-/// A Swift Testing trait that gives each test a fresh ``Trellis/ApplicationContext``, current
+/// A Swift Testing trait that gives each test a fresh `ApplicationContext`, current
 /// for the test body and closed after it.
 ///
-/// Made with ``Testing/Trait/context(_:)`` or ``Testing/Trait/context(_:overriding:)``:
+/// Made with ``context(_:)-2d2kn`` or ``context(_:overriding:)``:
 ///
 /// ```swift
 /// @Test(.context(AppFactory(), overriding: TestDoubles()))
@@ -16,16 +16,16 @@ import Trellis
 ///
 /// Each test, and each argument of a parameterised test, gets a context of its own, built with
 /// the async initialiser (so async eager singletons are started), bound with
-/// ``Trellis/ApplicationContext/withCurrent(isolation:_:)`` for the body (and the child tasks it
-/// starts), and closed with ``Trellis/ApplicationContext/close()`` when the body returns or
+/// `ApplicationContext.withCurrent(isolation:_:)` for the body (and the child tasks it
+/// starts), and closed with `ApplicationContext.close()` when the body returns or
 /// throws. Tests using the trait may run in parallel: each sees only its own context through
-/// ``Trellis/ApplicationContext/current``.
+/// `ApplicationContext.current`.
 ///
 /// On a suite the trait applies to every test in it, one context per test. A test's own
 /// `.context` trait binds inside the suite's, so the test's context is the current one.
 ///
 /// A context that fails to build fails the test before its body runs, with the
-/// ``Trellis/ContextError``; one that fails to close (a `dispose` threw) fails the test after it.
+/// `ContextError`; one that fails to close (a `dispose` threw) fails the test after it.
 public struct ContextTrait: TestTrait, SuiteTrait, TestScoping {
     /// Builds the context for one test case.
     let makeContext: @Sendable () async throws -> ApplicationContext

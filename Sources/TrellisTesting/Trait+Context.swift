@@ -16,7 +16,7 @@ extension Trait where Self == ContextTrait {
     }
 
     /// A fresh context from `factory` with the definitions of `overrides` replacing theirs (as
-    /// ``Trellis/ApplicationContext/init(_:overriding:parent:)`` does), for each test.
+    /// `ApplicationContext.init(_:overriding:parent:)` does), for each test.
     ///
     /// ```swift
     /// @Test(.context(AppFactory(), overriding: TestDoubles()))
@@ -24,7 +24,7 @@ extension Trait where Self == ContextTrait {
     /// ```
     ///
     /// An override of a key `factory` does not define fails the test with
-    /// ``Trellis/ContextError/overrideOfUnknownKey(key:context:aliasOf:)``.
+    /// `ContextError.overrideOfUnknownKey(key:context:aliasOf:)`.
     public static func context(_ factory: some ObjectFactory, overriding overrides: some ObjectFactory) -> Self {
         ContextTrait { try await ApplicationContext(factory, overriding: overrides) }
     }

@@ -37,7 +37,7 @@ public struct ConfiguratorFromFactory: Sendable {
     /// Collects `factory`'s definitions and replaces the closure and scope of each one that
     /// `overriding` also defines; names (keys, explicit and default aliases) stay `factory`'s.
     ///
-    /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:)`` when `overriding` defines a
+    /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:aliasOf:)`` when `overriding` defines a
     ///   key `factory` does not, and every error of ``init(_:)``.
     public init(_ factory: some ObjectFactory, overriding: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)

@@ -22,7 +22,7 @@ extension ApplicationContext {
     /// Every object, in this context then its parents, whose definition makes a `T` (protocols
     /// and superclasses match), own definitions in declaration order first.
     ///
-    /// Makes what ``object(of:)`` makes to find out; prototypes in the result are new instances.
+    /// Makes what ``object(of:)-8j4bq`` makes to find out; prototypes in the result are new instances.
     /// Once every singleton involved is made, later calls for the same type reuse what the first
     /// one found.
     ///

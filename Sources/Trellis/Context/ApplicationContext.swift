@@ -64,15 +64,15 @@ public final class ApplicationContext: Sendable {
     /// Builds a context from `factory` with the definitions of `overriding` replacing the closure
     /// and scope of the definitions with the same keys (test doubles); names stay `factory`'s.
     ///
-    /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:)`` when `overriding` defines a
-    ///   key that `factory` does not, and every error of ``init(_:parent:)``.
+    /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:aliasOf:)`` when `overriding` defines a
+    ///   key that `factory` does not, and every error of ``init(_:parent:)-9usuw``.
     public convenience init(_ factory: some ObjectFactory, overriding: some ObjectFactory, parent: ApplicationContext? = nil) throws(ContextError) {
         try self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: parent)
     }
 
     /// Builds a context from an already checked configuration and starts it.
     ///
-    /// - Throws: what ``init(_:parent:)`` throws once the configuration is checked.
+    /// - Throws: what ``init(_:parent:)-9usuw`` throws once the configuration is checked.
     public convenience init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext? = nil) throws(ContextError) {
         self.init(configurator: configurator, parent: parent, isValidation: false)
         try start()
@@ -92,15 +92,15 @@ public final class ApplicationContext: Sendable {
         try await self.init(configurator: ConfiguratorFromFactory(factory), parent: parent)
     }
 
-    /// Builds a context with test doubles from `overriding`, as ``init(_:overriding:parent:)``,
-    /// and starts it as ``init(_:parent:)-async`` does.
+    /// Builds a context with test doubles from `overriding`, as ``init(_:overriding:parent:)-6sxah``,
+    /// and starts it as ``init(_:parent:)-5gfg3`` does.
     public convenience init(_ factory: some ObjectFactory, overriding: some ObjectFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
         try await self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: parent)
     }
 
     /// Builds a context from an already checked configuration and starts it concurrently.
     ///
-    /// - Throws: what ``init(_:parent:)-async`` throws once the configuration is checked.
+    /// - Throws: what ``init(_:parent:)-5gfg3`` throws once the configuration is checked.
     public convenience init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
         self.init(configurator: configurator, parent: parent, isValidation: false)
         try await startConcurrently()

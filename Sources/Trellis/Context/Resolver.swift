@@ -29,7 +29,7 @@ public struct Resolver: Sendable {
         Requester(context: .passUnretained(context), index: requester, resolution: .passUnretained(resolution), depth: depth, label: nil)
     }
 
-    /// The object named `keyOrAlias`, as ``ApplicationContext/object(_:as:)`` finds it from the
+    /// The object named `keyOrAlias`, as ``ApplicationContext/object(_:as:)-97a0b`` finds it from the
     /// context owning this definition.
     ///
     /// - Throws: ``ContextError``; let it propagate out of the closure unchanged, it already

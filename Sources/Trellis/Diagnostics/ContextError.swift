@@ -20,7 +20,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     /// `aliases(for:)` names a key the factory does not define.
     case aliasOfUnknownKey(alias: String, key: String, context: String)
     /// Nothing answers to `key` in any context searched (`searched`, nearest first). For
-    /// ``ApplicationContext/object(of:)``, `key` is the type's name and `path` is empty.
+    /// ``ApplicationContext/object(of:)-8j4bq``, `key` is the type's name and `path` is empty.
     case noSuchObject(key: String, searched: [String], path: [String])
     /// The object found for `key` is not of the requested type.
     case typeMismatch(key: String, expected: String, actual: String, path: [String])

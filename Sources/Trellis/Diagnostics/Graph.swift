@@ -128,7 +128,7 @@ extension ApplicationContext {
     /// objects were made (closure lookups; injected properties, labelled with the property).
     ///
     /// Nodes are styled by scope, parent contexts are clusters (DOT) or subgraphs (Mermaid).
-    /// Only edges of objects made so far are known: after ``validate()`` the report's
+    /// Only edges of objects made so far are known: after ``validate()-3s3no`` the report's
     /// ``ValidationReport/graph(_:)`` is complete.
     public func graph(_ format: GraphFormat = .dot) -> String {
         Graph(self).render(format)

@@ -85,7 +85,7 @@ extension ApplicationContext {
         Self.validate(configuration, parent: parent)
     }
 
-    /// Validates a scratch copy of this context as ``validate(_:parent:)-async`` does.
+    /// Validates a scratch copy of this context as ``validate(_:parent:)-8i4np`` does.
     public func validate() async -> ValidationReport {
         await Self.validate(configuration, parent: parent)
     }

@@ -7,7 +7,7 @@
 /// }
 /// try await app.close()
 /// ```
-/// Only ``ApplicationContext/close()-async`` can dispose it: the synchronous `close()` of a
+/// Only ``ApplicationContext/close()-507l8`` can dispose it: the synchronous `close()` of a
 /// context that made one throws ``ContextError/requiresAwait(key:path:)`` and leaves the context
 /// open. An object adopting both protocols is disposed once, asynchronously.
 public protocol AsyncDisposable {

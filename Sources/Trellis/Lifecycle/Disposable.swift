@@ -5,7 +5,7 @@
 ///     func dispose() throws { try handle.close() }
 /// }
 /// ```
-/// ``ApplicationContext/close()`` calls `dispose()` once, on the closing thread, before it
+/// ``ApplicationContext/close()-5gmlg`` calls `dispose()` once, on the closing thread, before it
 /// disposes what the object depends on; no library lock is held, so `dispose` may look objects
 /// up in other (open) contexts. What it throws is reported in
 /// ``ContextError/disposalFailed(context:failures:)``; the other singletons are disposed anyway.
