@@ -104,7 +104,7 @@ extension ApplicationContext {
         }
         if let typed = value as? T { return typed }
         let key = table.keys[index]
-        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: (requester?.path ?? []) + [key])
+        throw .mismatch(key, value, as: T.self, path: (requester?.path ?? []) + [key])
     }
 
     /// Makes the object of definition `index` as its definition declares it, by an async lookup.

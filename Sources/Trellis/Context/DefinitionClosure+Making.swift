@@ -16,7 +16,7 @@ extension DefinitionClosure {
                 return try make(Resolver(context, index, resolution))
             case let .mainActor(make):
                 return try Self.runOnMainActor(make, context, index, resolution)
-            case .asynchronous, .asyncIndependent:
+            case .asynchronous, .asyncIndependent, .mainActorAsync:
                 throw context.requiresAwait(index, resolution)
             }
         } catch let error as ContextError {
@@ -52,6 +52,13 @@ extension DefinitionClosure {
                 return try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in try run(context, index, resolution) }
             case let .mainActor(make):
                 return try await Self.hopToMainActor(make, context, index, resolution)
+            case let .mainActorAsync(make):
+                let resolver = Resolver(context, index, resolution)
+                let result = UncheckedResult<Object>()
+                // Calling a main-actor closure from here hops to the main actor, and back after.
+                let onMainActor: @MainActor @Sendable () async throws -> Void = { result.value = try await make(resolver) }
+                try await Resolution.withAsyncActive(resolution) { try await onMainActor() }
+                return result.value!
             }
         } catch let error as ContextError {
             throw error
@@ -148,7 +155,7 @@ extension DefinitionClosure {
 
 /// Carries a main-actor closure's result back to the async lookup that hopped there.
 private final class UncheckedResult<Value>: @unchecked Sendable {
-    // Safe: written on the main actor inside `MainActor.run`, read by the caller after that
-    // call returned, which orders the two.
+    // Safe: written on the main actor (inside `MainActor.run`, or by an async main-actor
+    // closure), read by the caller after that call returned, which orders the two.
     var value: Value?
 }

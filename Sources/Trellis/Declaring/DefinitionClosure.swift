@@ -14,4 +14,7 @@ enum DefinitionClosure<Object>: Sendable {
     /// Runs on the main actor: synchronously when the caller is on it, by hopping to it from an
     /// async lookup.
     case mainActor(@MainActor @Sendable (Resolver) throws -> Object)
+    /// An async closure run on the main actor: awaited by async lookups, which hop there for the
+    /// closure alone.
+    case mainActorAsync(@MainActor @Sendable (Resolver) async throws -> Object)
 }
