@@ -208,11 +208,12 @@ extension ApplicationContext {
         }
         // Aware only on the main actor (an isolated conformance): `didInject` runs there.
         let handOver = UncheckedSendable(object)
-        let called = await MainActor.run { () -> Bool in
+        let onMainActor: @MainActor @Sendable () -> Bool = {
             guard let aware = handOver.value as? any InjectionAware else { return false }
             aware.didInject(from: self)
             return true
         }
+        let called = await onMainActor()
         if !called {
             throw .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
         }

@@ -66,18 +66,8 @@ extension ApplicationContext {
                 break
             }
         }
-        let failures = ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-            DisposalOrder.of(made, edges: journal.edges, definitions: count).compactMap { singleton -> ContextError.DisposalFailure? in
-                // Checked before anything was disposed: no async or main-actor disposal is left.
-                guard case let .synchronous(disposable) = Disposal(of: singleton.box.anyValue) else { return nil }
-                do {
-                    try disposable.dispose()
-                    return nil
-                } catch {
-                    return .init(key: table.keys[singleton.index], error: "\(error)")
-                }
-            }
-        }
+        // Checked before anything was disposed: no async or main-actor disposal is left.
+        let failures = disposeSynchronously(DisposalOrder.of(made, edges: journal.edges, definitions: count))
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
     }
@@ -88,6 +78,7 @@ extension ApplicationContext {
     ///
     /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
     ///   `dispose()` threw.
+    nonisolated(nonsending)
     public func close() async throws(ContextError) {
         if ClosingScope.contains(self) { return }
         let lock = Coordinator.lock
@@ -108,8 +99,16 @@ extension ApplicationContext {
         }
         let made = madeSingletons()
         lock.unlock()
-        let failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-            await Self.dispose(DisposalOrder.of(made, edges: journal.edges, definitions: count), keys: table.keys)
+        let ordered = DisposalOrder.of(made, edges: journal.edges, definitions: count)
+        let failures: [ContextError.DisposalFailure]
+        if ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
+            failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+                await Self.dispose(ordered, keys: table.keys)
+            }
+        } else {
+            // The common case, without the task-local's async form: its operation would run off
+            // the caller's actor (a hop there and back for a screen closed on the main actor).
+            failures = disposeSynchronously(ordered)
         }
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
@@ -134,15 +133,33 @@ extension ApplicationContext {
         return nil
     }
 
+    /// Disposes `ordered` (a disposal order) synchronously, as the context's closing: a `close()`
+    /// from inside a `dispose` returns at once. Only `Disposable`s usable here are disposed: the
+    /// callers have refused or set aside every other kind. Returns what failed.
+    private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
+        ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+            ordered.compactMap { singleton -> ContextError.DisposalFailure? in
+                guard case let .synchronous(disposable) = Disposal(of: singleton.box.anyValue) else { return nil }
+                do {
+                    try disposable.dispose()
+                    return nil
+                } catch {
+                    return .init(key: table.keys[singleton.index], error: "\(error)")
+                }
+            }
+        }
+    }
+
     /// Disposes `made` in order, awaiting async disposals and hopping to the main actor for
     /// those disposable only there; returns what failed.
+    nonisolated(nonsending)
     private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
             let value = singleton.box.anyValue
             do {
                 switch Disposal(of: value) {
-                case let .asynchronous(disposable): try await disposable.dispose()
+                case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
                 case let .synchronous(disposable): try disposable.dispose()
                 case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
                 case .none: break
@@ -199,6 +216,7 @@ extension ApplicationContext {
     }
 
     /// `disposeWhatWasMade` for an async start or validation: every disposal is awaited.
+    nonisolated(nonsending)
     func disposeWhatWasMadeAsync() async {
         _ = try? await close()
     }

@@ -15,6 +15,14 @@ enum Disposal {
     /// Disposable only on the main actor, and the cast ran elsewhere.
     case onMainActor
 
+    /// Disposing it takes an `await`: an async disposal, or a hop to the main actor.
+    var mustBeAwaited: Bool {
+        switch self {
+        case .asynchronous, .onMainActor: true
+        case .synchronous, .none: false
+        }
+    }
+
     init(of value: Any) {
         if let disposable = value as? any AsyncDisposable {
             self = .asynchronous(disposable)
@@ -27,6 +35,12 @@ enum Disposal {
         } else {
             self = .none
         }
+    }
+
+    /// Awaits an async disposal. Not on the closing caller's actor: `dispose()` is a nonisolated
+    /// async method, which runs on the global executor anyway.
+    static func await(_ disposable: UncheckedSendable<any AsyncDisposable>) async throws {
+        try await disposable.value.dispose()
     }
 
     /// Disposes `value` on the main actor, awaiting an async disposal.
