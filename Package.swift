@@ -12,7 +12,12 @@ let package = Package(
         .executable(name: "trellis-benchmarks", targets: ["TrellisBenchmarks"]),
     ],
     targets: [
-        .target(name: "Trellis"),
+        .target(
+            name: "Trellis",
+            // Async code runs on its caller's actor unless it says otherwise (`@concurrent`): a lookup, start
+            // or close from the main actor does not hop off it and back (Docs/DESIGN.md).
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
         .target(name: "TrellisTesting", dependencies: ["Trellis"]),
         .executableTarget(name: "TrellisBenchmarks", dependencies: ["Trellis"]),
         .testTarget(name: "TrellisTests", dependencies: ["Trellis"]),

@@ -9,7 +9,7 @@ import Darwin
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
 //         concurrent-distinct child bytype description10000 allocations asyncSingleton asyncStart
-//         injection-default]
+//         injection-default screen]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -22,7 +22,7 @@ import Darwin
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
     "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "bytype",
-    "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default",
+    "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
 
@@ -59,6 +59,9 @@ if wants("asyncSingleton") { asyncSingletonLookup(report) }
 if wants("asyncStart") { asyncStart(report) }
 if wants("injection-default") { injectionWithDefault(report) }
 
+/// The ratios of the rows measured.
+@MainActor
+func printRatios() {
 print()
 for scenario in scenarios where scenario != "allocations" {
     report.ratio(scenario, "project/baseline", (scenario, "project"), (scenario, "baseline"))
@@ -80,3 +83,9 @@ report.ratio("asyncStart", "project/20ms", ("asyncStart", "project"), ("asyncSta
 report.ratio("asyncStart", "project/one-sleep", ("asyncStart", "project"), ("asyncStart", "one-sleep"))
 report.ratio("bootstrap100000/bootstrap10000", "project", ("bootstrap100000", "project"), ("bootstrap10000", "project"), decimals: 1)
 report.ratio("bootstrap100000/bootstrap10000", "baseline", ("bootstrap100000", "baseline"), ("bootstrap10000", "baseline"), decimals: 1)
+report.ratio("screen", "project/sync", ("screen", "project"), ("screen", "sync"))
+}
+
+// Last: it runs on the main actor, which the main thread then serves until the scenario exits.
+if wants("screen") { screenScenarioThenExit(report, finish: printRatios) }
+printRatios()

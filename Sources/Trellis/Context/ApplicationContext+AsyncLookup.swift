@@ -104,7 +104,7 @@ extension ApplicationContext {
         }
         if let typed = value as? T { return typed }
         let key = table.keys[index]
-        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: (requester?.path ?? []) + [key])
+        throw .mismatch(key, value, as: T.self, path: (requester?.path ?? []) + [key])
     }
 
     /// Makes the object of definition `index` as its definition declares it, by an async lookup.
@@ -189,12 +189,15 @@ extension ApplicationContext {
         resolution.setAwaitsMainActor(true)
         defer { resolution.setAwaitsMainActor(false) }
         do {
-            return try await MainActor.run { () throws -> SendableBox in
+            // A main-actor closure called from here: no hop when the caller is on the main actor
+            // already (`MainActor.run` would hop off it and back).
+            let onMainActor: @MainActor @Sendable () throws -> SendableBox = {
                 let thread = ThreadState.current
                 return SendableBox(try thread.runningSynchronously(resolution) { () throws(ContextError) -> AnyBox in
-                    try singletonBox(index, resolution, thread)
+                    try self.singletonBox(index, resolution, thread)
                 })
-            }.box
+            }
+            return try await onMainActor().box
         } catch let error as ContextError {
             throw error
         } catch {

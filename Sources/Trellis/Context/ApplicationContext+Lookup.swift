@@ -185,7 +185,7 @@ extension ApplicationContext {
         let value = try makeAny(index, from: requester)
         if let typed = value as? T { return typed }
         let key = table.keys[index]
-        throw .typeMismatch(key: key, expected: String(reflecting: T.self), actual: String(reflecting: Swift.type(of: value)), path: Resolution.path(of: requester, appending: key))
+        throw .mismatch(key, value, as: T.self, path: Resolution.path(of: requester, appending: key))
     }
 
     /// The error of a lookup of `name` on this context after `close()` began.

@@ -35,6 +35,7 @@ extension ApplicationContext {
     /// lookups wait by suspending), then the synchronous ones in declaration order. A failure
     /// cancels the others; what was made is disposed and released, and the failure of the
     /// earliest-declared eager singleton that failed (not because it was cancelled) is thrown.
+    nonisolated(nonsending)
     func startConcurrently() async throws(ContextError) {
         let eager = configuration.eagerDefinitions
         guard !eager.isEmpty else { return }
@@ -90,6 +91,7 @@ extension ApplicationContext {
     /// Makes eager singleton `index` in a resolution of its own (nested in the closure that
     /// started this context, if any).
     /// `nil` entry: another eager singleton made it first (it is listed in that one's `pulledIn`).
+    nonisolated(nonsending)
     private func startEager(_ index: Int, clock: ContinuousClock, began: ContinuousClock.Instant, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry?, ContextError> {
         let collector = StartupCollector()
         let session = Session(startup: collector, restrictsAsyncOf: restricted ? self : nil)

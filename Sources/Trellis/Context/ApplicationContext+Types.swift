@@ -138,6 +138,14 @@ extension ApplicationContext {
         case unknown
     }
 
+    /// What an object of definition `index` that is not a `T` here says: `.no`, unless it is a
+    /// `T` on the main actor only (its conformance is isolated there), which is an error rather
+    /// than an object silently left out.
+    private func notOfKind<T>(_ index: Int, _ value: Any, _: T.Type) throws(ContextError) -> Kind<T> {
+        guard IsolatedConformance.isolates(value, from: T.self) else { return .no }
+        throw .mismatch(table.keys[index], value, as: T.self, path: [table.keys[index]])
+    }
+
     /// Whether definition `index` makes `T`s, finding out synchronously.
     private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox?) throws(ContextError) -> Kind<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
@@ -147,22 +155,25 @@ extension ApplicationContext {
             if records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
             if declared && !isMade(index) { return .yes(nil) }
             guard let box = try making() else { return .unknown }
-            guard let typed = box.anyValue as? T else { return .no }
+            guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
             return .yes(typed)
         }
         if declared { return .yes(nil) }
         if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
         if records[index].isAsync { throw requiresAwait(index, nil) }
         guard let probe = try probing() else { return .unknown }
-        return probed(index, probe, T.self)
+        return try probed(index, probe, T.self)
     }
 
     /// What a type probe of prototype `index` says, remembered; the probe itself is the made
     /// instance when its type has nothing to inject (its closure made it completely).
-    private func probed<T>(_ index: Int, _ probe: Any, _ type: T.Type) -> Kind<T> {
-        let typed = probe as? T
-        journal.rememberKind(of: index, is: ObjectIdentifier(T.self), typed != nil)
-        guard let typed else { return .no }
+    private func probed<T>(_ index: Int, _ probe: Any, _ type: T.Type) throws(ContextError) -> Kind<T> {
+        guard let typed = probe as? T else {
+            let kind = try notOfKind(index, probe, T.self)
+            journal.rememberKind(of: index, is: ObjectIdentifier(T.self), false)
+            return kind
+        }
+        journal.rememberKind(of: index, is: ObjectIdentifier(T.self), true)
         return .yes(InjectionPlan.of(Swift.type(of: probe)).hasNothingToInject ? typed : nil)
     }
 
@@ -178,7 +189,7 @@ extension ApplicationContext {
                 return try await singletonBoxAsync(index, resolution)
             }
             guard let box else { return .unknown }
-            guard let typed = box.anyValue as? T else { return .no }
+            guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
             return .yes(typed)
         }
         if declared { return .yes(nil) }
@@ -190,7 +201,7 @@ extension ApplicationContext {
             }
         }
         guard let probe else { return .unknown }
-        return probed(index, probe, T.self)
+        return try probed(index, probe, T.self)
     }
 
     /// Whether definition `index` (a singleton not made yet, or a prototype) is being made by a

@@ -88,12 +88,14 @@ public final class ApplicationContext: Sendable {
     /// - Throws: ``ContextError`` for a broken naming rule, or the failure of the
     ///   earliest-declared eager singleton that failed (the others are cancelled, and what was
     ///   made is disposed and released).
+    nonisolated(nonsending)
     public convenience init(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
         try await self.init(configurator: ConfiguratorFromFactory(factory), parent: parent)
     }
 
     /// Builds a context with test doubles from `overriding`, as ``init(_:overriding:parent:)-6sxah``,
     /// and starts it as ``init(_:parent:)-5gfg3`` does.
+    nonisolated(nonsending)
     public convenience init(_ factory: some ObjectFactory, overriding: some ObjectFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
         try await self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: parent)
     }
@@ -101,6 +103,7 @@ public final class ApplicationContext: Sendable {
     /// Builds a context from an already checked configuration and starts it concurrently.
     ///
     /// - Throws: what ``init(_:parent:)-5gfg3`` throws once the configuration is checked.
+    nonisolated(nonsending)
     public convenience init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext? = nil) async throws(ContextError) {
         self.init(configurator: configurator, parent: parent, isValidation: false)
         try await startConcurrently()

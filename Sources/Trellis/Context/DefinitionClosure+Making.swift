@@ -16,7 +16,7 @@ extension DefinitionClosure {
                 return try make(Resolver(context, index, resolution))
             case let .mainActor(make):
                 return try Self.runOnMainActor(make, context, index, resolution)
-            case .asynchronous, .asyncIndependent:
+            case .asynchronous, .asyncIndependent, .mainActorAsync:
                 throw context.requiresAwait(index, resolution)
             }
         } catch let error as ContextError {
@@ -52,6 +52,13 @@ extension DefinitionClosure {
                 return try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in try run(context, index, resolution) }
             case let .mainActor(make):
                 return try await Self.hopToMainActor(make, context, index, resolution)
+            case let .mainActorAsync(make):
+                let resolver = Resolver(context, index, resolution)
+                let result = UncheckedResult<Object>()
+                // Calling a main-actor closure from here hops to the main actor, and back after.
+                let onMainActor: @MainActor @Sendable () async throws -> Void = { result.value = try await make(resolver) }
+                try await Resolution.withAsyncActive(resolution) { try await onMainActor() }
+                return result.value!
             }
         } catch let error as ContextError {
             throw error
@@ -69,13 +76,15 @@ extension DefinitionClosure {
         defer { resolution.setAwaitsMainActor(false) }
         let resolver = Resolver(context, index, resolution)
         let result = UncheckedResult<Object>()
-        try await MainActor.run { () throws -> Void in
+        // Called from here, a main-actor closure hops only when the caller is elsewhere.
+        let onMainActor: @MainActor @Sendable () throws -> Void = {
             try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in
                 do throws(any Error) { result.value = try make(resolver) } catch let error as ContextError { throw error } catch {
                     throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
                 }
             }
         }
+        try await onMainActor()
         return result.value!
     }
 
@@ -148,7 +157,7 @@ extension DefinitionClosure {
 
 /// Carries a main-actor closure's result back to the async lookup that hopped there.
 private final class UncheckedResult<Value>: @unchecked Sendable {
-    // Safe: written on the main actor inside `MainActor.run`, read by the caller after that
-    // call returned, which orders the two.
+    // Safe: written on the main actor (by a main-actor closure the caller awaits, sync or async
+    // ), read by the caller after that call returned, which orders the two.
     var value: Value?
 }

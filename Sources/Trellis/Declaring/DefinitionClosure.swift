@@ -9,9 +9,12 @@ enum DefinitionClosure<Object>: Sendable {
     case synchronous(@Sendable (Resolver) throws -> Object)
     /// Needs no other object.
     case independent(@Sendable () throws -> Object)
-    case asynchronous(@Sendable (Resolver) async throws -> Object)
-    case asyncIndependent(@Sendable () async throws -> Object)
+    case asynchronous(@concurrent @Sendable (Resolver) async throws -> Object)
+    case asyncIndependent(@concurrent @Sendable () async throws -> Object)
     /// Runs on the main actor: synchronously when the caller is on it, by hopping to it from an
     /// async lookup.
     case mainActor(@MainActor @Sendable (Resolver) throws -> Object)
+    /// An async closure run on the main actor: awaited by async lookups, which hop there for the
+    /// closure alone.
+    case mainActorAsync(@MainActor @Sendable (Resolver) async throws -> Object)
 }

@@ -37,7 +37,9 @@ struct Maker: Sendable {
         let isAsync: Bool
         let runsOnMainActor: Bool
         switch closure {
-        case .asynchronous, .asyncIndependent: (isAsync, runsOnMainActor) = (true, false)
+        // An async main-actor closure is claimed, waited for and injected like any async one;
+        // only the closure itself hops to the main actor (`DefinitionClosure.runAsync`).
+        case .asynchronous, .asyncIndependent, .mainActorAsync: (isAsync, runsOnMainActor) = (true, false)
         case .mainActor: (isAsync, runsOnMainActor) = (false, true)
         case .synchronous, .independent: (isAsync, runsOnMainActor) = (false, false)
         }

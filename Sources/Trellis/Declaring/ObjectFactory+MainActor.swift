@@ -60,4 +60,67 @@ extension ObjectFactory {
     ) -> Definition {
         createMainActorPrototype(key) { (_: Resolver) in try make() }
     }
+
+    // MARK: Async closures
+    //
+    // Last in the file, as in ObjectFactory.swift: a closure without `await` picks the
+    // synchronous overloads above.
+
+    /// A lazy main-actor singleton whose closure is async: made on first async lookup
+    /// (`try await`), which hops to the main actor to run the closure.
+    ///
+    /// ```swift
+    /// createMainActorSingleton("editor") { r in EditorModel(notes: try await r.object("notes")) }
+    /// ```
+    /// Like every async definition, a synchronous lookup before it is made throws
+    /// ``ContextError/requiresAwait(key:path:)``; once made, it is returned to any caller.
+    @inlinable
+    public func createMainActorSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) async throws -> Object
+    ) -> Definition {
+        Definition(key: key, scope: .singleton, maker: Maker(.mainActorAsync(make)))
+    }
+
+    /// An async lazy main-actor singleton whose closure needs no other object.
+    @inlinable
+    public func createMainActorSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable () async throws -> Object
+    ) -> Definition {
+        createMainActorSingleton(key) { (_: Resolver) async throws -> Object in try await make() }
+    }
+
+    /// An eager main-actor singleton whose closure is async: made by `try await
+    /// ApplicationContext(…)` (concurrently with the other async eager singletons, the closure on
+    /// the main actor); the synchronous initialiser throws ``ContextError/requiresAwait(key:path:)``.
+    @inlinable
+    public func createMainActorEagerSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) async throws -> Object
+    ) -> Definition {
+        Definition(key: key, scope: .eagerSingleton, maker: Maker(.mainActorAsync(make)))
+    }
+
+    /// An async eager main-actor singleton whose closure needs no other object.
+    @inlinable
+    public func createMainActorEagerSingleton<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable () async throws -> Object
+    ) -> Definition {
+        createMainActorEagerSingleton(key) { (_: Resolver) async throws -> Object in try await make() }
+    }
+
+    /// A main-actor prototype whose closure is async: a new instance on every async lookup; a
+    /// synchronous lookup always throws ``ContextError/requiresAwait(key:path:)``.
+    @inlinable
+    public func createMainActorPrototype<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable (Resolver) async throws -> Object
+    ) -> Definition {
+        Definition(key: key, scope: .prototype, maker: Maker(.mainActorAsync(make)))
+    }
+
+    /// An async main-actor prototype whose closure needs no other object.
+    @inlinable
+    public func createMainActorPrototype<Object>(
+        _ key: String, _ make: @escaping @MainActor @Sendable () async throws -> Object
+    ) -> Definition {
+        createMainActorPrototype(key) { (_: Resolver) async throws -> Object in try await make() }
+    }
 }

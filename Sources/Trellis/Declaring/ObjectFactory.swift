@@ -107,7 +107,7 @@ extension ObjectFactory {
     /// A synchronous lookup before it is made throws ``ContextError/requiresAwait(key:path:)``.
     @inlinable
     public func createSingleton<Object>(
-        _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
+        _ key: String, _ make: @escaping @concurrent @Sendable (Resolver) async throws -> Object
     ) -> Definition {
         Definition(key: key, scope: .singleton, maker: Maker(.asynchronous(make)))
     }
@@ -115,7 +115,7 @@ extension ObjectFactory {
     /// An async lazy singleton whose closure needs no other object.
     @inlinable
     public func createSingleton<Object>(
-        _ key: String, _ make: @escaping @Sendable () async throws -> Object
+        _ key: String, _ make: @escaping @concurrent @Sendable () async throws -> Object
     ) -> Definition {
         Definition(key: key, scope: .singleton, maker: Maker(.asyncIndependent(make)))
     }
@@ -130,7 +130,7 @@ extension ObjectFactory {
     /// ``ContextError/requiresAwait(key:path:)`` before making anything.
     @inlinable
     public func createEagerSingleton<Object>(
-        _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
+        _ key: String, _ make: @escaping @concurrent @Sendable (Resolver) async throws -> Object
     ) -> Definition {
         Definition(key: key, scope: .eagerSingleton, maker: Maker(.asynchronous(make)))
     }
@@ -138,7 +138,7 @@ extension ObjectFactory {
     /// An async eager singleton whose closure needs no other object.
     @inlinable
     public func createEagerSingleton<Object>(
-        _ key: String, _ make: @escaping @Sendable () async throws -> Object
+        _ key: String, _ make: @escaping @concurrent @Sendable () async throws -> Object
     ) -> Definition {
         Definition(key: key, scope: .eagerSingleton, maker: Maker(.asyncIndependent(make)))
     }
@@ -148,7 +148,7 @@ extension ObjectFactory {
     /// A synchronous lookup of it always throws ``ContextError/requiresAwait(key:path:)``.
     @inlinable
     public func createPrototype<Object>(
-        _ key: String, _ make: @escaping @Sendable (Resolver) async throws -> Object
+        _ key: String, _ make: @escaping @concurrent @Sendable (Resolver) async throws -> Object
     ) -> Definition {
         Definition(key: key, scope: .prototype, maker: Maker(.asynchronous(make)))
     }
@@ -156,7 +156,7 @@ extension ObjectFactory {
     /// An async prototype whose closure needs no other object.
     @inlinable
     public func createPrototype<Object>(
-        _ key: String, _ make: @escaping @Sendable () async throws -> Object
+        _ key: String, _ make: @escaping @concurrent @Sendable () async throws -> Object
     ) -> Definition {
         Definition(key: key, scope: .prototype, maker: Maker(.asyncIndependent(make)))
     }
@@ -187,7 +187,7 @@ extension ObjectFactory {
     /// Rejected: a lazy singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
-    public func createSingleton(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
+    public func createSingleton(_ key: String, _ make: @escaping @concurrent @Sendable () async throws -> Void) -> Definition {
         Definition(key: key, scope: .singleton, maker: Maker(.asyncIndependent(make)))
     }
 
@@ -201,7 +201,7 @@ extension ObjectFactory {
     /// Rejected: an eager singleton whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
-    public func createEagerSingleton(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
+    public func createEagerSingleton(_ key: String, _ make: @escaping @concurrent @Sendable () async throws -> Void) -> Definition {
         Definition(key: key, scope: .eagerSingleton, maker: Maker(.asyncIndependent(make)))
     }
 
@@ -215,7 +215,7 @@ extension ObjectFactory {
     /// Rejected: a prototype whose closure returns nothing.
     @available(*, deprecated, message: "this closure returns nothing, so the definition would make `()`; return the object, e.g. `{ print(\"making the clock\"); return SystemClock() }` (a context rejects it with invalidDefinition)")
     @inlinable
-    public func createPrototype(_ key: String, _ make: @escaping @Sendable () async throws -> Void) -> Definition {
+    public func createPrototype(_ key: String, _ make: @escaping @concurrent @Sendable () async throws -> Void) -> Definition {
         Definition(key: key, scope: .prototype, maker: Maker(.asyncIndependent(make)))
     }
 

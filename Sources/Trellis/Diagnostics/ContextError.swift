@@ -41,7 +41,9 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     case invalidDefinition(key: String, reason: String, context: String)
     /// A synchronous call needs the async definition `key`, which is not made yet (or, during an
     /// async start's concurrent phase, is async at all); or a synchronous `close()` met an
-    /// ``AsyncDisposable`` singleton (then `path` is `["close()", key]`).
+    /// ``AsyncDisposable`` singleton (then `path` is `["close()", key]`), or, off the main actor,
+    /// a singleton disposable only on the main actor (then `path` is
+    /// `["close() off the main actor", key]`).
     case requiresAwait(key: String, path: [String])
     /// A lookup on (or through) `context` after its `close()` began.
     case contextClosed(context: String, key: String)
@@ -139,6 +141,8 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             return "Several objects are of type \(type): \(candidates.map { "'\($0)'" }.joined(separator: ", ")). Look one up by key, or use objects(of:)."
         case let .invalidDefinition(key, reason, context):
             return "Invalid definition '\(key)' in context '\(context)': \(reason)"
+        case let .requiresAwait(key, path) where path.first == Self.closeOffMainActor:
+            return "'\(key)' is disposable only on the main actor (its conformance to Disposable or AsyncDisposable is main-actor isolated, as every conformance of a module built with default main-actor isolation is), so a synchronous close() off the main actor cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`, which hops to the main actor for it, or call close() from main-actor code."
         case let .requiresAwait(key, path) where path.first == "close()":
             return "'\(key)' is AsyncDisposable, so a synchronous close() cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`."
         case let .requiresAwait(key, path):
@@ -217,5 +221,24 @@ extension ContextError: Equatable {
         default:
             return lhs.description == rhs.description && lhs.path == rhs.path
         }
+    }
+}
+
+extension ContextError {
+    /// The first element of a `requiresAwait` path when a synchronous `close()` off the main
+    /// actor met a singleton disposable only on the main actor.
+    static let closeOffMainActor = "close() off the main actor"
+}
+
+extension ContextError {
+    /// `typeMismatch` for `value`, found for `key` and not a `T` where the lookup runs; when it
+    /// is a `T` on the main actor only (an isolated conformance), the message says so and how to
+    /// look it up, since the declaration seems to say it is one.
+    static func mismatch<T>(_ key: String, _ value: Any, as _: T.Type, path: [String]) -> ContextError {
+        var actual = String(reflecting: type(of: value))
+        if IsolatedConformance.isolates(value, from: T.self) {
+            actual += ", which conforms only on the main actor (its conformance is isolated, as every conformance of a module built with default main-actor isolation is; look it up from main-actor code, or mark the conformance `nonisolated`),"
+        }
+        return .typeMismatch(key: key, expected: String(reflecting: T.self), actual: actual, path: path)
     }
 }

@@ -154,7 +154,21 @@ extension ApplicationContext {
             }
         }
         PropertyNames.learn(from: plan, at: base)
-        if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+        guard plan.isAware, let object else { return }
+        if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
+            aware.didInject(from: self)
+            return
+        }
+        // Aware only on the main actor: called there, or, off it, an error rather than a skip.
+        let handOver = UncheckedSendable(object)
+        let called = try? MainActorCall.ifOnMainActor { () -> Bool in
+            guard let aware = handOver.value as? any InjectionAware else { return false }
+            aware.didInject(from: self)
+            return true
+        }
+        if called != true {
+            throw .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
+        }
     }
 
     /// `apply` for an async injection: a property whose object must be made by an async lookup
@@ -187,7 +201,22 @@ extension ApplicationContext {
             }
         }
         PropertyNames.learn(from: plan, at: base)
-        if plan.isAware, let aware = object as? any InjectionAware { aware.didInject(from: self) }
+        guard plan.isAware, let object else { return }
+        if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
+            aware.didInject(from: self)
+            return
+        }
+        // Aware only on the main actor (an isolated conformance): `didInject` runs there.
+        let handOver = UncheckedSendable(object)
+        let onMainActor: @MainActor @Sendable () -> Bool = {
+            guard let aware = handOver.value as? any InjectionAware else { return false }
+            aware.didInject(from: self)
+            return true
+        }
+        let called = await onMainActor()
+        if !called {
+            throw .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
+        }
     }
 
     /// While validating: an object of synchronous definition `index` is injected synchronously

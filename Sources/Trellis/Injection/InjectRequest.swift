@@ -22,7 +22,7 @@ struct InjectRequest {
     @usableFromInline var ownerName: String { plan._withUnsafeGuaranteedRef { $0.typeName } }
 
     @usableFromInline
-    func typeMismatch(_ key: String, expected: Any.Type, actual: Any) -> ContextError {
-        .typeMismatch(key: key, expected: String(reflecting: expected), actual: String(reflecting: type(of: actual)), path: Resolution.path(of: requester, appending: key))
+    func typeMismatch<Expected>(_ key: String, expected: Expected.Type, actual: Any) -> ContextError {
+        .mismatch(key, actual, as: Expected.self, path: Resolution.path(of: requester, appending: key))
     }
 }

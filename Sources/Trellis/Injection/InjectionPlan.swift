@@ -24,6 +24,9 @@ final class InjectionPlan: @unchecked Sendable {
     /// The fields, in a buffer that lives as long as the process.
     let fields: UnsafeBufferPointer<Field>
     let isAware: Bool
+    /// Its `InjectionAware` conformance is isolated to the main actor (a class of an app target),
+    /// so `didInject` is called there, whatever a cast off that actor says.
+    let isAwareOnMainActorOnly: Bool
     /// Objects of the type are class instances (else values: structs are injected in place).
     let isClass: Bool
     /// The type (a class or struct) reported no stored fields at all: it has none, or reflection
@@ -58,7 +61,10 @@ final class InjectionPlan: @unchecked Sendable {
         let storage = UnsafeMutableBufferPointer<Field>.allocate(capacity: max(found.count, 1))
         _ = storage.initialize(from: found)
         fields = UnsafeBufferPointer(rebasing: storage[0..<found.count])
-        isAware = type is any InjectionAware.Type
+        // An isolated conformance (a main-actor class of an app target) fails the cast off its
+        // actor; the plan is kept for the process, so it must not depend on who asked first.
+        isAware = type is any InjectionAware.Type || IsolatedConformance.isolates(type, from: (any InjectionAware).self)
+        isAwareOnMainActorOnly = isAware && IsolatedConformance.isIsolated(type, to: (any InjectionAware).self)
         reportsNoFields = visited && count == 0
         isEmpty = found.isEmpty && !isAware && !reportsNoFields
         isEmptyUnlessStripped = found.isEmpty && !isAware

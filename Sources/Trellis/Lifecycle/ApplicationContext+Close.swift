@@ -38,7 +38,7 @@ extension ApplicationContext {
                     // disposals like any other closer.
                     let snapshot = madeSingletons()
                     lock.unlock()
-                    if let key = asyncDisposableKey(in: snapshot) { throw Self.closeRequiresAwait(key) }
+                    if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
                     if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
                     lock.lock()
                     while case .closing = closing { lock.wait() }
@@ -54,7 +54,7 @@ extension ApplicationContext {
             let snapshot = madeSingletons()
             lock.unlock()
             // The casts run without the lock; a singleton published meanwhile means looking again.
-            if let key = asyncDisposableKey(in: snapshot) { throw Self.closeRequiresAwait(key) }
+            if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
             let began = lock.withLock { () -> Bool in
                 guard case .open = closing, madeSingletons().count == snapshot.count else { return false }
                 closing = .closing(waiters: [], mayAwait: false)
@@ -66,17 +66,8 @@ extension ApplicationContext {
                 break
             }
         }
-        let failures = ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-            DisposalOrder.of(made, edges: journal.edges, definitions: count).compactMap { singleton -> ContextError.DisposalFailure? in
-                guard let disposable = singleton.box.anyValue as? any Disposable else { return nil }
-                do {
-                    try disposable.dispose()
-                    return nil
-                } catch {
-                    return .init(key: table.keys[singleton.index], error: "\(error)")
-                }
-            }
-        }
+        // Checked before anything was disposed: no async or main-actor disposal is left.
+        let failures = disposeSynchronously(DisposalOrder.of(made, edges: journal.edges, definitions: count))
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
     }
@@ -87,6 +78,7 @@ extension ApplicationContext {
     ///
     /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
     ///   `dispose()` threw.
+    nonisolated(nonsending)
     public func close() async throws(ContextError) {
         if ClosingScope.contains(self) { return }
         let lock = Coordinator.lock
@@ -107,8 +99,16 @@ extension ApplicationContext {
         }
         let made = madeSingletons()
         lock.unlock()
-        let failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-            await Self.dispose(DisposalOrder.of(made, edges: journal.edges, definitions: count), keys: table.keys)
+        let ordered = DisposalOrder.of(made, edges: journal.edges, definitions: count)
+        let failures: [ContextError.DisposalFailure]
+        if ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
+            failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+                await Self.dispose(ordered, keys: table.keys)
+            }
+        } else {
+            // The common case, without the task-local's async form: its operation would run off
+            // the caller's actor (a hop there and back for a screen closed on the main actor).
+            failures = disposeSynchronously(ordered)
         }
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
@@ -119,22 +119,50 @@ extension ApplicationContext {
         .requiresAwait(key: key, path: ["close()", key])
     }
 
-    /// The key of the first of `made` that is an `AsyncDisposable`, if any. The casts run
-    /// without the lock.
-    private func asyncDisposableKey(in made: [DisposalOrder.Made]) -> String? {
-        made.first { $0.box.anyValue is AsyncDisposable }.map { table.keys[$0.index] }
+    /// Why a synchronous `close()` cannot dispose every one of `made`, if it cannot: one is
+    /// `AsyncDisposable`, or disposable only on the main actor, which the caller is not on. The
+    /// casts run without the lock, before anything is disposed.
+    private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
+        for singleton in made {
+            switch Disposal(of: singleton.box.anyValue) {
+            case .asynchronous: return Self.closeRequiresAwait(table.keys[singleton.index])
+            case .onMainActor: return .requiresAwait(key: table.keys[singleton.index], path: [ContextError.closeOffMainActor, table.keys[singleton.index]])
+            case .synchronous, .none: continue
+            }
+        }
+        return nil
     }
 
-    /// Disposes `made` in order, awaiting async disposals; returns what failed.
+    /// Disposes `ordered` (a disposal order) synchronously, as the context's closing: a `close()`
+    /// from inside a `dispose` returns at once. Only `Disposable`s usable here are disposed: the
+    /// callers have refused or set aside every other kind. Returns what failed.
+    private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
+        ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+            ordered.compactMap { singleton -> ContextError.DisposalFailure? in
+                guard case let .synchronous(disposable) = Disposal(of: singleton.box.anyValue) else { return nil }
+                do {
+                    try disposable.dispose()
+                    return nil
+                } catch {
+                    return .init(key: table.keys[singleton.index], error: "\(error)")
+                }
+            }
+        }
+    }
+
+    /// Disposes `made` in order, awaiting async disposals and hopping to the main actor for
+    /// those disposable only there; returns what failed.
+    nonisolated(nonsending)
     private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
             let value = singleton.box.anyValue
             do {
-                if let disposable = value as? any AsyncDisposable {
-                    try await disposable.dispose()
-                } else if let disposable = value as? any Disposable {
-                    try disposable.dispose()
+                switch Disposal(of: value) {
+                case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
+                case let .synchronous(disposable): try disposable.dispose()
+                case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
+                case .none: break
                 }
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
@@ -163,8 +191,9 @@ extension ApplicationContext {
 
     /// Disposes what a context that will not be used made (as `close()` would) and closes it,
     /// ignoring what disposals throw: after a failed start (whose own failure is what the caller
-    /// gets) and after a validation (its scratch context). `AsyncDisposable` objects go to an
-    /// unstructured task.
+    /// gets) and after a validation (its scratch context). `AsyncDisposable` objects, and those
+    /// disposable only on the main actor, go to an unstructured task (in order, after the
+    /// synchronous ones).
     func disposeWhatWasMade() {
         let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
             lifecycle.store(1, ordering: .releasing)
@@ -173,11 +202,10 @@ extension ApplicationContext {
         }
         var later: [DisposalOrder.Made] = []
         for singleton in DisposalOrder.of(made, edges: journal.edges, definitions: count) {
-            let value = singleton.box.anyValue
-            if value is any AsyncDisposable {
-                later.append(singleton)
-            } else if let disposable = value as? any Disposable {
-                try? disposable.dispose()
+            switch Disposal(of: singleton.box.anyValue) {
+            case .asynchronous, .onMainActor: later.append(singleton)
+            case let .synchronous(disposable): try? disposable.dispose()
+            case .none: break
             }
         }
         finishClosing()
@@ -188,6 +216,7 @@ extension ApplicationContext {
     }
 
     /// `disposeWhatWasMade` for an async start or validation: every disposal is awaited.
+    nonisolated(nonsending)
     func disposeWhatWasMadeAsync() async {
         _ = try? await close()
     }
@@ -199,11 +228,17 @@ enum Lifecycle {
     static func disposeLate(_ boxes: [AnyObject]) {
         for case let box as AnyBox in boxes {
             let value = box.anyValue
-            if value is any AsyncDisposable {
+            switch Disposal(of: value) {
+            case .asynchronous:
                 let handOver = UncheckedSendable(value)
                 Task { try? await (handOver.value as? any AsyncDisposable)?.dispose() }
-            } else if let disposable = value as? any Disposable {
+            case .onMainActor:
+                let handOver = UncheckedSendable(value)
+                Task { @MainActor in try? await Disposal.disposeOnMainActor(handOver) }
+            case let .synchronous(disposable):
                 try? disposable.dispose()
+            case .none:
+                break
             }
         }
     }

@@ -12,5 +12,8 @@
 /// open. An object adopting both protocols is disposed once, asynchronously.
 public protocol AsyncDisposable {
     /// Releases the object's resources.
-    func dispose() async throws
+    ///
+    /// Runs off the closing caller's actor unless the conformance is isolated (`@concurrent`,
+    /// as every nonisolated async method of a module without `NonisolatedNonsendingByDefault`).
+    @concurrent func dispose() async throws
 }

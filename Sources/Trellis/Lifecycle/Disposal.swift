@@ -1,0 +1,58 @@
+/// How one made singleton is disposed, learned by casting it where the close runs.
+///
+/// The casts are the only place the context asks whether an object is ``Disposable`` or
+/// ``AsyncDisposable``, so every form of `close` (and a failed start) sees the same answer. A
+/// conformance isolated to the main actor (every conformance of a class in a module built with
+/// default main-actor isolation) fails the cast off that actor; ``IsolatedConformance`` tells
+/// that failure from "not disposable", so such an object is disposed on the main actor instead of
+/// being skipped.
+enum Disposal {
+    /// Not disposable.
+    case none
+    case synchronous(any Disposable)
+    /// Awaited; wins over `Disposable` for an object adopting both.
+    case asynchronous(any AsyncDisposable)
+    /// Disposable only on the main actor, and the cast ran elsewhere.
+    case onMainActor
+
+    /// Disposing it takes an `await`: an async disposal, or a hop to the main actor.
+    var mustBeAwaited: Bool {
+        switch self {
+        case .asynchronous, .onMainActor: true
+        case .synchronous, .none: false
+        }
+    }
+
+    init(of value: Any) {
+        if let disposable = value as? any AsyncDisposable {
+            self = .asynchronous(disposable)
+        } else if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) {
+            self = .onMainActor
+        } else if let disposable = value as? any Disposable {
+            self = .synchronous(disposable)
+        } else if IsolatedConformance.isolates(value, from: (any Disposable).self) {
+            self = .onMainActor
+        } else {
+            self = .none
+        }
+    }
+
+    /// Awaits an async disposal. Not on the closing caller's actor: `dispose()` is a nonisolated
+    /// async method, which runs on the global executor anyway.
+    static func await(_ disposable: UncheckedSendable<any AsyncDisposable>) async throws {
+        try await disposable.value.dispose()
+    }
+
+    /// Disposes `value` on the main actor, awaiting an async disposal.
+    ///
+    /// - Throws: what `dispose()` throws, or ``ConformanceIsolated`` when the conformance is
+    ///   isolated to a global actor other than the main actor.
+    @MainActor
+    static func disposeOnMainActor(_ value: UncheckedSendable<Any>) async throws {
+        switch Disposal(of: value.value) {
+        case let .asynchronous(disposable): try await disposable.dispose()
+        case let .synchronous(disposable): try disposable.dispose()
+        case .none, .onMainActor: throw ConformanceIsolated(type: String(reflecting: type(of: value.value)), protocolName: "Disposable")
+        }
+    }
+}

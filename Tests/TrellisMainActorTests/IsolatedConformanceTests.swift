@@ -1,0 +1,203 @@
+import Synchronization
+import Testing
+import Trellis
+
+// Default main-actor isolation, as in an app target: every conformance below is written as an
+// app writes it, so each is isolated to the main actor (SE-0470), and a cast to the protocol
+// fails off the main actor. Docs/AppTarget.md: a context disposes, notifies and finds such
+// objects whatever actor asks, or says why it cannot; it never skips one silently.
+
+/// What happened to the objects of a test, readable from any isolation.
+nonisolated final class AppEvents: Sendable {
+    private let entries = Mutex<[String]>([])
+    func record(_ event: String) { entries.withLock { $0.append(event) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+final class UndoHistory: Disposable {
+    let events: AppEvents
+    init(events: AppEvents) { self.events = events }
+    func dispose() {
+        MainActor.assertIsolated("a main-actor Disposable was disposed off the main actor")
+        events.record("undo flushed")
+    }
+}
+
+final class Autosave: AsyncDisposable {
+    let events: AppEvents
+    init(events: AppEvents) { self.events = events }
+    func dispose() async {
+        MainActor.assertIsolated("a main-actor AsyncDisposable was disposed off the main actor")
+        events.record("autosave written")
+    }
+}
+
+final class EditorModel: InjectionAware {
+    @Inject var undo: UndoHistory
+    let events: AppEvents
+    init(events: AppEvents) { self.events = events }
+    func didInject(from context: ApplicationContext) {
+        MainActor.assertIsolated("didInject of a main-actor conformance ran off the main actor")
+        events.record("editor injected")
+    }
+}
+
+// Not class-bound: the runtime checks the isolation of a cast to it (a cast to a class-bound
+// protocol is not checked, which is why `didInject` is routed by the conformance itself).
+nonisolated protocol Saving { func save() }
+final class DraftStore: Saving { func save() {} }
+
+nonisolated struct DraftsFactory: ObjectFactory {
+    var definitions: Definitions {
+        createMainActorSingleton("drafts") { DraftStore() }
+    }
+}
+
+nonisolated struct EditorFactory: ObjectFactory {
+    let events: AppEvents
+    var definitions: Definitions {
+        createMainActorSingleton("undo") { [events] in UndoHistory(events: events) }
+        createMainActorSingleton("autosave") { [events] in Autosave(events: events) }
+        createMainActorSingleton("drafts") { DraftStore() }
+        // Async main-actor closures: the closure runs on the main actor, awaited.
+        createMainActorSingleton("editor") { [events] (_: Resolver) async throws -> EditorModel in
+            await Task.yield()
+            return EditorModel(events: events)
+        }
+    }
+}
+
+nonisolated struct FailingEditorFactory: ObjectFactory {
+    let events: AppEvents
+    struct Broken: Error {}
+    var definitions: Definitions {
+        createMainActorEagerSingleton("undo") { [events] in UndoHistory(events: events) }
+        // Synchronous eager singletons are made in declaration order after the async ones.
+        createEagerSingleton("network") { () throws -> Int in throw Broken() }
+    }
+}
+
+@Suite struct IsolatedConformanceTests {
+    @Test nonisolated func awaitedCloseOffTheMainActorDisposesAMainActorDisposableOnTheMainActor() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(EditorFactory(events: events))
+        _ = try await context.object("undo", as: UndoHistory.self)
+        try await context.close()
+        #expect(events.all == ["undo flushed"])
+    }
+
+    @Test func awaitedCloseOnTheMainActorDisposesAMainActorDisposable() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(EditorFactory(events: events))
+        _ = try await context.object("undo", as: UndoHistory.self)
+        try await context.close()
+        #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func awaitedCloseAwaitsAMainActorAsyncDisposableOnTheMainActor() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(EditorFactory(events: events))
+        _ = try await context.object("autosave", as: Autosave.self)
+        _ = try await context.object("undo", as: UndoHistory.self)
+        try await context.close()
+        // Made last, disposed first.
+        #expect(events.all == ["undo flushed", "autosave written"])
+    }
+
+    @Test func synchronousCloseOnTheMainActorDisposesAMainActorDisposable() throws {
+        let events = AppEvents()
+        let context = try ApplicationContext(EditorFactory(events: events))
+        _ = try context.object("undo", as: UndoHistory.self)
+        try context.close()
+        #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func synchronousCloseOffTheMainActorRefusesAMainActorDisposableAndStaysOpen() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(EditorFactory(events: events))
+        _ = try await context.object("undo", as: UndoHistory.self)
+        let error = closeSynchronously(context)
+        #expect(error == .requiresAwait(key: "undo", path: ["close() off the main actor", "undo"]))
+        #expect(error?.description.contains("try await context.close()") == true)
+        #expect(events.all.isEmpty)
+        // Still open: the object is there, and an awaited close disposes it.
+        _ = try await context.object("undo", as: UndoHistory.self)
+        try await context.close()
+        #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func failedAsyncStartDisposesAMainActorDisposableItMade() async throws {
+        let events = AppEvents()
+        await #expect(throws: ContextError.self) { try await ApplicationContext(FailingEditorFactory(events: events)) }
+        #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func asyncMainActorDefinitionRunsItsClosureOnTheMainActorAndNotifiesOnIt() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(EditorFactory(events: events))
+        let editor: EditorModel = try await context.object("editor")
+        let undo: UndoHistory = try await context.object("undo")
+        #expect(await MainActor.run { editor.undo === undo })
+        #expect(events.all == ["editor injected"])
+    }
+
+    @Test nonisolated func synchronousLookupOfAnUnmadeAsyncMainActorDefinitionRequiresAwait() async throws {
+        let context = try await ApplicationContext(EditorFactory(events: AppEvents()))
+        #expect(throws: ContextError.requiresAwait(key: "editor", path: ["editor"])) {
+            _ = try lookUpSynchronously(context, "editor", as: EditorModel.self)
+        }
+    }
+
+    @Test func lookupByTypeOnTheMainActorFindsAnIsolatedConformance() throws {
+        let context = try ApplicationContext(DraftsFactory())
+        let stores = try context.objects(of: (any Saving).self)
+        #expect(stores.count == 1)
+        #expect(stores.first as? DraftStore === (try context.object("drafts", as: DraftStore.self)))
+    }
+
+    @Test nonisolated func lookupByTypeOffTheMainActorSaysTheConformanceIsIsolatedInsteadOfSkippingIt() async throws {
+        let context = try await ApplicationContext(DraftsFactory())
+        _ = try await context.object("drafts", as: DraftStore.self)
+        let error = try #require(findSavingSynchronously(context))
+        guard case let .typeMismatch(key, _, actual, _) = error else {
+            Issue.record("expected typeMismatch, got \(error)")
+            return
+        }
+        #expect(key == "drafts")
+        #expect(actual.contains("only on the main actor"))
+    }
+
+    @Test nonisolated func lookupByKeyAsAnIsolatedProtocolOffTheMainActorSaysWhy() async throws {
+        let context = try await ApplicationContext(DraftsFactory())
+        do {
+            _ = try await context.object("drafts", as: (any Saving).self)
+            Issue.record("an isolated conformance was used off the main actor")
+        } catch {
+            #expect(error.description.contains("only on the main actor"))
+        }
+    }
+}
+
+/// A synchronous `close()` called from a nonisolated synchronous function (off the main actor).
+nonisolated func closeSynchronously(_ context: ApplicationContext) -> ContextError? {
+    do {
+        try context.close()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+nonisolated func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: String, as type: T.Type) throws(ContextError) -> T {
+    try context.object(key, as: T.self)
+}
+
+/// `objects(of: (any Saving).self)` off the main actor: its error, if it threw.
+nonisolated func findSavingSynchronously(_ context: ApplicationContext) -> ContextError? {
+    do {
+        _ = try context.objects(of: (any Saving).self)
+        return nil
+    } catch {
+        return error
+    }
+}
