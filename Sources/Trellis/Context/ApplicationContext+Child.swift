@@ -8,20 +8,20 @@ extension ApplicationContext {
     ///     try report.object("summary", as: Summary.self)
     /// }
     /// ```
-    /// The synchronous form closes with the synchronous ``close()``: a child that made an
+    /// The synchronous form closes with the synchronous ``close()-5gmlg``: a child that made an
     /// ``AsyncDisposable`` (or, off the main actor, an object disposable only there) needs the
     /// async form.
     ///
     /// - Throws: what building the child throws (``ContextError``; `body` is not called); what
     ///   `body` throws (the child is closed first; should the close fail too, the body's error
     ///   wins and the close's is dropped, every disposal having still been attempted); otherwise
-    ///   what ``close()`` throws.
+    ///   what ``close()-5gmlg`` throws.
     public func withChild<Result>(_ factory: some ObjectFactory, _ body: (ApplicationContext) throws -> Result) throws -> Result {
         try Self.closing(ApplicationContext(factory, parent: self), body)
     }
 
-    /// ``withChild(_:_:)`` with the definitions of `overriding` replacing those of `factory`
-    /// with the same keys, as ``init(_:overriding:parent:)`` does.
+    /// ``withChild(_:_:)-78vg9`` with the definitions of `overriding` replacing those of `factory`
+    /// with the same keys, as ``init(_:overriding:parent:)-6sxah`` does.
     public func withChild<Result>(_ factory: some ObjectFactory, overriding: some ObjectFactory, _ body: (ApplicationContext) throws -> Result) throws -> Result {
         try Self.closing(ApplicationContext(factory, overriding: overriding, parent: self), body)
     }
@@ -39,13 +39,13 @@ extension ApplicationContext {
     /// there, and so do the start and the close as far as they can. Disposables whose
     /// conformance is main-actor isolated are disposed on the main actor.
     ///
-    /// - Throws: as ``withChild(_:_:)``, with the async start and close.
+    /// - Throws: as ``withChild(_:_:)-78vg9``, with the async start and close.
     nonisolated(nonsending)
     public func withChild<Result>(_ factory: some ObjectFactory, _ body: (ApplicationContext) async throws -> Result) async throws -> Result {
         try await Self.closing(ApplicationContext(factory, parent: self), body)
     }
 
-    /// The async ``withChild(_:_:)-async`` with the definitions of `overriding` replacing those
+    /// The async ``withChild(_:_:)-uwoh`` with the definitions of `overriding` replacing those
     /// of `factory` with the same keys.
     nonisolated(nonsending)
     public func withChild<Result>(_ factory: some ObjectFactory, overriding: some ObjectFactory, _ body: (ApplicationContext) async throws -> Result) async throws -> Result {
