@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Trellis
 
-// The async scenarios (SPEC §7, §11). The executable's top level is synchronous, so each sample
+// The async scenarios (Docs/Performance.md, Docs/Async.md). The executable's top level is synchronous, so each sample
 // runs its async work in a task and blocks the main thread (not a thread of the cooperative
 // pool) on a pthread latch until the task is done.
 

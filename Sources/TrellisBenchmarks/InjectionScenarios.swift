@@ -35,7 +35,7 @@ func injection(_ report: Report) {
 }
 
 /// `injection-default`: `injection`'s `project` while `ApplicationContext.setDefault` is set
-/// (`with-default`), when every wrapper made also notes the current context (SPEC §13), against
+/// (`with-default`), when every wrapper made also notes the current context (Docs/Injection.md, "Plain init and the current context"), against
 /// `project` without. A scenario of its own: interleaved with `injection`'s rows, the objects it
 /// leaves to the allocator slowed them by 8 %.
 func injectionWithDefault(_ report: Report) {

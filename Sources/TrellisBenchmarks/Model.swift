@@ -36,7 +36,7 @@ final class HandFilled {
     var configuration: Config?
 }
 
-/// The bench model, written as a user would (SPEC §1).
+/// The bench model, written as a user would (README, "A first example").
 struct BenchFactory: ObjectFactory {
     var definitions: Definitions {
         createSingleton("config") { Config() }.aliases("configuration")

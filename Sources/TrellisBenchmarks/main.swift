@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-// trellis-benchmarks [scenario…] (no scenario: all of them), SPEC §7.
+// trellis-benchmarks [scenario…] (no scenario: all of them); Docs/Performance.md describes each.
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent

@@ -177,7 +177,7 @@ struct MainActorConcurrencyTests {
     }
 
     @Test func synchronousLookupsNeverThrowRequiresAwaitForAFactoryWithoutAsyncDefinitions() async throws {
-        // SPEC §11: a factory that validates cleanly never throws requiresAwait at a lookup. This
+        // Docs/Async.md (requiresAwait): a factory that validates cleanly never throws requiresAwait at a lookup. This
         // one has no async definition at all; the message would claim 'viewModel' is async.
         #expect(await ApplicationContext.validate(RaceFactory()).problems.isEmpty)
         var seen: Set<String> = []

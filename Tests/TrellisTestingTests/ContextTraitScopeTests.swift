@@ -4,7 +4,7 @@ import Trellis
 import TrellisTesting
 
 // The trait's scope, called directly (`provideScope`), so a test can look at the context before,
-// during and after the body: current inside, closed after (SPEC §12 disposal), also when the body
+// during and after the body: current inside, closed after (disposed as Docs/Lifecycle.md says), also when the body
 // throws; a context that cannot be built fails before the body runs.
 
 /// The context a trait built, kept for the test to look at after the scope ended.

@@ -2,7 +2,7 @@ import Testing
 import Trellis
 import TrellisTesting
 
-// SPEC §13: `@Test(.context(factory, overriding: doubles))` builds a fresh context for each test
+// Docs/Testing.md, "A context per test": `@Test(.context(factory, overriding: doubles))` builds a fresh context for each test
 // and each argument, current for the body; tests using it run in parallel (Swift Testing's
 // default), each seeing only its own context and its own doubles.
 //

@@ -79,7 +79,7 @@ private struct AsyncFormsFactory: ObjectFactory {
 }
 
 /// A closure that contains `await` is async without saying so: the definitions compile as they
-/// read in the SPEC.
+/// read in Docs/Async.md.
 private struct InferredAsyncFactory: ObjectFactory {
     var definitions: Definitions {
         createEagerSingleton("config") { await loaded { AsyncConfig("inferred") } }

@@ -443,8 +443,8 @@ struct CloseConcurrencyTests {
 
     /// A synchronous `close()` called from tasks while an async `close()` awaits an
     /// `AsyncDisposable` must not wait for that async work on a thread of the cooperative pool
-    /// (§11: a synchronous caller never does): the awaited disposal needs a pool thread to resume.
-    /// It throws `requiresAwait` (§12: a made singleton is `AsyncDisposable`) or returns once the
+    /// (Docs/Async.md: a synchronous caller never does): the awaited disposal needs a pool thread to resume.
+    /// It throws `requiresAwait` (Docs/Lifecycle.md: a made singleton is `AsyncDisposable`) or returns once the
     /// context is closed. In a child process, because a deadlock there stalls the whole pool.
     @Test func synchronousCloseFromTasksDuringAnAsyncCloseDoesNotStarveThePool() async {
         await #expect(processExitsWith: .success) {

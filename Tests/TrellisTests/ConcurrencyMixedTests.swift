@@ -219,8 +219,8 @@ private func mixedSynchronousLookUp(_ context: ApplicationContext, _ key: String
 
 extension ConcurrencyMixedTests {
     @Test func synchronousLookupInATaskOfASynchronousSingletonAnAsyncLookupIsMakingIsNotRequiresAwait() async throws {
-        // Found while testing issue 10, point 9 (main-actor definitions from many tasks): SPEC
-        // §11 says a factory that validates cleanly never throws requiresAwait at a lookup.
+        // Found while testing issue 10, point 9 (main-actor definitions from many tasks): Docs/Async.md
+        // (requiresAwait) says a factory that validates cleanly never throws requiresAwait at a lookup.
         let opened = MixedGatedFactory()
         opened.release.countDown()
         #expect(await ApplicationContext.validate(opened).problems.isEmpty)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trellis
 
-// SPEC §13: `ApplicationContext.current` and `withCurrent` (sync and async): a task-local binding
+// Docs/Injection.md, "Plain init and the current context": `ApplicationContext.current` and `withCurrent` (sync and async): a task-local binding
 // that nests, is inherited by child tasks and not by detached tasks or threads.
 //
 // Nothing here sets the process-wide default (`setDefault`): those checks run in exit tests

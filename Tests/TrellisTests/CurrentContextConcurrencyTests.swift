@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trellis
 
-// SPEC §13: a plain-init object's property "resolves from that context on first read, as a lazy
+// Docs/Injection.md, "Plain init and the current context": a plain-init object's property "resolves from that context on first read, as a lazy
 // property does, and keeps the object" — so, like a lazy property, a first read from many threads
 // or tasks at once looks the object up once and every reader gets the same one, for a singleton
 // and for a prototype definition alike.

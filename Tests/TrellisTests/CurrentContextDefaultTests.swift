@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trellis
 
-// SPEC §13: the process-wide default (`ApplicationContext.setDefault(_:)`), and what a plain-init
+// Docs/Injection.md, "Plain init and the current context": the process-wide default (`ApplicationContext.setDefault(_:)`), and what a plain-init
 // object does when no context is current at all.
 //
 // Both need a process with no default, or one whose default only this test sets: `setDefault` is

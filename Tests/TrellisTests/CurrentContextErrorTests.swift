@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trellis
 
-// SPEC §13: what the first read of a plain-init object's property throws, through
+// Docs/Injection.md, "Plain init and the current context": what the first read of a plain-init object's property throws, through
 // `$property.get()` (the plain read stops the program with the same message).
 
 // MARK: - Errors, through `$property.get()`

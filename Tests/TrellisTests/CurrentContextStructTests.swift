@@ -1,7 +1,7 @@
 import Testing
 import Trellis
 
-// SPEC §13 for struct owners: a struct made with its plain `init` while a context is current has
+// Docs/Injection.md, "Plain init and the current context", for struct owners: a struct made with its plain `init` while a context is current has
 // its `@Inject` properties resolved from that context on first read. A struct's property cannot
 // learn its name from a key path (there is no enclosing instance), so the library learns it from
 // the declaring type's name, from a context that injected an object of the type before, or, as a

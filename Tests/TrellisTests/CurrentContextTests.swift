@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Trellis
 
-// SPEC §13: `@Inject` properties of objects made with their plain `init` while a context is
+// Docs/Injection.md, "Plain init and the current context": `@Inject` properties of objects made with their plain `init` while a context is
 // current resolve from it on first read: every form of `@Inject`, use inside `init`, presets left
 // alone, objects made by a context still injected by it, and `inject(into:)` winning.
 // (Struct owners: CurrentContextStructTests.swift; errors: CurrentContextErrorTests.swift.)

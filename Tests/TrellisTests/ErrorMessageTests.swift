@@ -400,7 +400,7 @@ private struct DocsPaymentsFactory: ObjectFactory {
             == "Invalid definition 'clock' in context 'AppFactory': its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`.")
     }
 
-    /// SPEC §3: `validate` reports a `Void` definition too, as `invalidDefinition`.
+    /// Docs/Testing.md, "Validate the factory": `validate` reports a `Void` definition too, as `invalidDefinition`.
     @Test func voidDefinitionIsReportedByValidate() {
         let problems = ApplicationContext.validate(DocsVoidFactory()).problems
         #expect(problems.count == 1)

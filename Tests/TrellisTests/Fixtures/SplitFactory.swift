@@ -1,6 +1,6 @@
 import Trellis
 
-/// A factory split over three files, one group per file, as the SPEC's `AppFactory` is.
+/// A factory split over three files, one group per file, as the README's `AppFactory` is.
 struct SplitFactory: ObjectFactory {
     var definitions: Definitions {
         general

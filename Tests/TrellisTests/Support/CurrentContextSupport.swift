@@ -1,6 +1,6 @@
 import Trellis
 
-// Shared by the current-context tests (CurrentContext*Tests.swift, SPEC §13).
+// Shared by the current-context tests (CurrentContext*Tests.swift; Docs/Injection.md, "Plain init and the current context").
 
 final class CCMailer: Sendable {
     let tag: String
