@@ -25,6 +25,8 @@ public struct ConfiguratorFromFactory: Sendable {
     let table: NameTable
     /// Indexes of the eager singletons, in declaration order.
     let eagerDefinitions: [Int]
+    /// The indices of the definitions that name others with `dependsOn`, in declaration order.
+    let definitionsWithPrerequisites: [Int]
 
     /// Collects and checks `factory`'s definitions.
     ///
@@ -87,6 +89,7 @@ public struct ConfiguratorFromFactory: Sendable {
         self.definitions = definitions
         self.table = table
         eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+        definitionsWithPrerequisites = definitions.indices.filter { !definitions[$0].prerequisites.isEmpty }
     }
 
     /// A configurator built despite naming problems (each offending name left out), with every

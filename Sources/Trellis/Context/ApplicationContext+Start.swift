@@ -2,6 +2,7 @@ extension ApplicationContext {
     /// Makes the eager singletons in declaration order, timing each for `startupReport`; on a
     /// failure, disposes what it made and rethrows.
     func start() throws(ContextError) {
+        try checkPrerequisites()
         let eager = configuration.eagerDefinitions
         guard !eager.isEmpty else { return }
         // Decided before anything is made: a synchronous start never leaves async work behind.
@@ -36,6 +37,7 @@ extension ApplicationContext {
     /// cancels the others; what was made is disposed and released, and the failure of the
     /// earliest-declared eager singleton that failed (not because it was cancelled) is thrown.
     func startConcurrently() async throws(ContextError) {
+        try checkPrerequisites()
         let eager = configuration.eagerDefinitions
         guard !eager.isEmpty else { return }
         StartupWarmUp.once()

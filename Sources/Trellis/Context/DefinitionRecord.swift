@@ -15,17 +15,20 @@ struct DefinitionRecord: ~Copyable {
     let isClassType: Bool
     /// The closure is `@MainActor`.
     let runsOnMainActor: Bool
+    /// The definition names others with `dependsOn`: they are looked up before its closure runs.
+    let hasPrerequisites: Bool
     /// Set once the definition was made successfully: its dependency edges are recorded.
     let edgesRecorded = Atomic<Bool>(false)
     /// How to inject the objects it makes (of the type it made first), retained; set once.
     let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
-    init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool) {
+    init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool, hasPrerequisites: Bool) {
         self.objectType = objectType
         self.scope = scope
         self.isAsync = isAsync
         self.isClassType = isClassType
         self.runsOnMainActor = runsOnMainActor
+        self.hasPrerequisites = hasPrerequisites
     }
 
     var typeID: ObjectIdentifier { ObjectIdentifier(objectType) }

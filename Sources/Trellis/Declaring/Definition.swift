@@ -8,6 +8,9 @@ public struct Definition: Sendable {
     public let key: String
     /// Extra names given with ``aliases(_:)``, in the order written.
     public internal(set) var explicitAliases: [String]
+    /// The names given with ``dependsOn(_:)``, in the order written: the definitions made before
+    /// this one.
+    public internal(set) var prerequisites: [String]
     @usableFromInline let maker: Maker
     /// How long a context keeps what the definition makes.
     public internal(set) var scope: Scope
@@ -17,6 +20,7 @@ public struct Definition: Sendable {
         self.key = key
         self.scope = scope
         self.explicitAliases = []
+        self.prerequisites = []
         self.maker = maker
     }
 
@@ -31,6 +35,28 @@ public struct Definition: Sendable {
     public func aliases(_ aliases: String...) -> Definition {
         var copy = self
         copy.explicitAliases.append(contentsOf: aliases)
+        return copy
+    }
+
+    /// Makes the named definitions before this one, and disposes this one before them, without
+    /// this one holding a reference to them, as
+    /// `createEagerSingleton("server") { … }.dependsOn("migrations")`.
+    ///
+    /// Each name is a key or alias of this context or a parent. Before this definition's closure
+    /// runs, each named object is looked up as if the closure had looked it up and dropped the
+    /// result: through the same resolution path, so a cycle is
+    /// ``ContextError/circularDependency(path:)``, an async definition named by a synchronous
+    /// one is ``ContextError/requiresAwait(key:path:)`` where a lookup would be, and the
+    /// dependency is recorded for the graph and for `close` (this one is disposed first).
+    /// Chainable with ``aliases(_:)``.
+    ///
+    /// - Throws: nothing here; an unknown name makes the context's start throw
+    ///   ``ContextError/noSuchObject(key:searched:path:)`` with the path `[key, name]`, and a
+    ///   cycle made of `dependsOn` names alone makes it throw `circularDependency`, both before
+    ///   anything is made.
+    public func dependsOn(_ keys: String...) -> Definition {
+        var copy = self
+        copy.prerequisites.append(contentsOf: keys)
         return copy
     }
 }
