@@ -145,6 +145,7 @@ extension ApplicationContext {
 
     func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> Claim {
         if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].box!) }
+        if records[index].scope == .weak, let box = liveWeakBox(index) { return .made(box) }
         if isClosed { return .failed(closedError(looking: table.keys[index])) }
         let phase = states[index].phase
         switch phase {
@@ -235,10 +236,11 @@ extension ApplicationContext {
             return false
         }
         states[index].box = box
-        publishLocked(index, box)
+        let unkept = publishLocked(index, box)
         let woken = wakeWaiters(index)
         lock.broadcast()
         lock.unlock()
+        withExtendedLifetime(unkept) {}
         for continuation in woken { continuation.resume() }
         return true
     }
@@ -343,9 +345,10 @@ extension ApplicationContext {
             return false
         }
         group.injectors.removeAll(keepingCapacity: true)
-        publishLocked(index, states[index].box!)
+        let unkept = publishLocked(index, states[index].box!)
         lock.broadcast()
         lock.unlock()
+        withExtendedLifetime(unkept) {}
         return true
     }
 
@@ -359,8 +362,8 @@ extension ApplicationContext {
                 // disposed by the lookup that made it.
                 if let box = context.states[index].box.take() { late.append(box) }
                 context.states[index].phase = .idle
-            } else {
-                context.publishLocked(index, context.states[index].box!)
+            } else if let unkept = context.publishLocked(index, context.states[index].box!) {
+                garbage.append(unkept)
             }
             woken += context.wakeWaiters(index)
             garbage.append(context)
@@ -369,12 +372,43 @@ extension ApplicationContext {
     }
 
     /// Publishes singleton `index`, whose box (`box`) is in place: lock-free lookups see it from
-    /// now on. Called with the lock held.
+    /// now on. Called with the lock held. A weak singleton is kept weakly instead: the strong
+    /// box it no longer keeps is returned, for the caller to release after the lock.
     @inline(__always)
-    func publishLocked(_ index: Int, _ box: AnyBox) {
+    func publishLocked(_ index: Int, _ box: AnyBox) -> AnyBox? {
         states[index].madeOrder = Coordinator.nextSequence()
-        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
         states[index].phase = .idle
+        if records[index].scope == .weak { return keepWeakly(index) }
+        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+        return nil
+    }
+
+    /// Keeps weak singleton `index` weakly and hands back the strong box. Called with the lock
+    /// held.
+    @inline(never)
+    func keepWeakly(_ index: Int) -> AnyBox? {
+        let box = states[index].box.take()
+        states[index].weakObject = box.map { $0.anyValue as AnyObject }
+        return box
+    }
+
+    /// A new box for weak singleton `index`'s object while it is alive, else `nil`. Called with
+    /// the lock held: the box holds a strong reference, released by the caller after the lock.
+    @inline(never)
+    func liveWeakBox(_ index: Int) -> AnyBox? {
+        guard let object = states[index].weakObject else { return nil }
+        func box<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> AnyBox {
+            // The definition declares a class type (`createWeakSingleton`'s `AnyObject` bound).
+            AnyBox.holding(object as! Object, isClassType: isClassType)
+        }
+        return box(records[index].objectType, object, isClassType: records[index].isClassType)
+    }
+
+    /// Whether weak singleton `index` is alive now.
+    func isAlive(_ index: Int) -> Bool {
+        // The strong reference is released after the lock: it may be the last one.
+        let object = Coordinator.lock.withLock { states[index].weakObject }
+        return object != nil
     }
 
     /// The continuations of the tasks waiting for definition `index`. Called with the lock held.

@@ -51,4 +51,8 @@ struct CreationState {
     var asyncWaiters: [AsyncWaiter] = []
     /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
     var madeOrder: UInt64 = 0
+    /// A weak singleton's object, once made: it is never published (a lock-free read could not
+    /// keep it alive), and lookups take it from here, under the lock. A strong reference loaded
+    /// from it is released after the lock: it may be the last one.
+    weak var weakObject: AnyObject?
 }

@@ -79,6 +79,7 @@ struct Graph {
                 case .eagerSingleton: lines.append("    \(node.id)[[\(label)]]")
                 case .singleton: lines.append("    \(node.id)[\(label)]")
                 case .prototype: lines.append("    \(node.id)(\(label))")
+                case .weak: lines.append("    \(node.id)[/\(label)/]")
                 }
             }
             lines.append("  end")
@@ -93,12 +94,14 @@ struct Graph {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Scope as shape: singletons boxes (eager ones bold and filled), prototypes dashed ellipses.
+    /// Scope as shape: singletons boxes (eager ones bold and filled, weak ones dotted), prototypes
+    /// dashed ellipses.
     private static func dotStyle(_ scope: Scope) -> String {
         switch scope {
         case .eagerSingleton: "shape=box, style=\"bold,filled\", fillcolor=\"#dbe9f6\""
         case .singleton: "shape=box"
         case .prototype: "shape=ellipse, style=dashed"
+        case .weak: "shape=box, style=dotted"
         }
     }
 
