@@ -88,6 +88,31 @@ extension ApplicationContext {
     /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
     ///   `dispose()` threw.
     public func close() async throws(ContextError) {
+        try await close(waitingAtMost: nil)
+    }
+
+    /// Closes the context as the awaited ``close()`` does, but waits at most `timeout` for each
+    /// disposal: one still running then is left running and reported, and the others are
+    /// disposed in order without waiting for it.
+    ///
+    /// ```swift
+    /// try await app.close(timeout: .seconds(5))     // a hanging dispose() cannot hold shutdown
+    /// ```
+    /// When the call returns the context is closed (every lookup throws
+    /// ``ContextError/contextClosed(context:key:)``), even if a disposal it left is still
+    /// running. Each disposal runs in a task of its own, so a synchronous `dispose()` that
+    /// blocks is bounded too. A `close` already under way (started by another caller) is waited
+    /// for as it runs.
+    ///
+    /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
+    ///   `dispose()` threw, and each whose disposal was left running, with a
+    ///   ``DisposalTimedOut`` (its description is the failure's `error`).
+    public func close(timeout: Duration) async throws(ContextError) {
+        try await close(waitingAtMost: timeout)
+    }
+
+    /// The awaited close; `timeout` bounds each disposal's wait.
+    private func close(waitingAtMost timeout: Duration?) async throws(ContextError) {
         if ClosingScope.contains(self) { return }
         let lock = Coordinator.lock
         lock.lock()
@@ -108,7 +133,7 @@ extension ApplicationContext {
         let made = madeSingletons()
         lock.unlock()
         let failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-            await Self.dispose(DisposalOrder.of(made, edges: journal.edges, definitions: count), keys: table.keys)
+            await Self.dispose(DisposalOrder.of(made, edges: journal.edges, definitions: count), keys: table.keys, waitingAtMost: timeout)
         }
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: name, failures: failures) }
@@ -125,22 +150,38 @@ extension ApplicationContext {
         made.first { $0.box.anyValue is AsyncDisposable }.map { table.keys[$0.index] }
     }
 
-    /// Disposes `made` in order, awaiting async disposals; returns what failed.
-    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>) async -> [ContextError.DisposalFailure] {
+    /// Disposes `made` in order, awaiting async disposals; returns what failed. With a
+    /// `timeout`, each disposal runs in a task of its own and is left running (and reported as
+    /// ``DisposalTimedOut``) if it has not ended by then.
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost timeout: Duration? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
             let value = singleton.box.anyValue
-            do {
-                if let disposable = value as? any AsyncDisposable {
-                    try await disposable.dispose()
-                } else if let disposable = value as? any Disposable {
-                    try disposable.dispose()
+            if let timeout {
+                let handOver = UncheckedSendable(value)
+                switch await BoundedDisposal.run(within: timeout, { try await dispose(handOver.value) }) {
+                case .finished(failure: nil): break
+                case let .finished(failure?): failures.append(.init(key: keys[singleton.index], error: failure))
+                case .timedOut: failures.append(.init(key: keys[singleton.index], error: "\(DisposalTimedOut(key: keys[singleton.index], timeout: timeout))"))
                 }
+                continue
+            }
+            do {
+                try await dispose(value)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }
         }
         return failures
+    }
+
+    /// Disposes one object, awaiting an async disposal.
+    private static func dispose(_ value: Any) async throws {
+        if let disposable = value as? any AsyncDisposable {
+            try await disposable.dispose()
+        } else if let disposable = value as? any Disposable {
+            try disposable.dispose()
+        }
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.
