@@ -58,6 +58,7 @@ extension ApplicationContext {
     func makePrototype<R>(_ index: Int, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
         if records[index].isAsync { throw requiresAwait(index, resolution) }
         if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
@@ -82,7 +83,13 @@ extension ApplicationContext {
     /// Tells the start-up collector that definition `index` was made while an eager singleton was.
     @inline(never)
     func noteStartup(_ index: Int, _ resolution: Resolution) {
-        resolution.session.startup?.pulledIn(table.keys[index], of: self)
+        resolution.session.startup?.made(index, of: self)
+    }
+
+    /// Tells the start-up collector that definition `index` is about to be made.
+    @inline(never)
+    func noteStartupBegan(_ index: Int, _ resolution: Resolution) {
+        resolution.session.startup?.began(index, of: self)
     }
 
     @inline(never)
@@ -195,6 +202,7 @@ extension ApplicationContext {
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
     private func createSingleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }

@@ -25,6 +25,8 @@ struct ContextJournal {
     /// In the order recorded; duplicates are dropped when read.
     var edges: [Edge] = []
     var startup: [StartupReport.Entry] = []
+    /// `StartupReport.criticalPath`.
+    var criticalPath: [String] = []
     /// Whether a prototype's objects are of a queried type (lookup by type).
     var kinds: [KindKey: Bool] = [:]
     /// Per queried type: what `objects(of:)` found, once it can no longer change.
@@ -56,8 +58,11 @@ struct JournalAccess {
         edges.append(edge)
     }
 
-    func appendStartup(_ entries: [StartupReport.Entry]) {
-        Coordinator.lock.withLock { context.journalStorage.startup.append(contentsOf: entries) }
+    func appendStartup(_ entries: [StartupReport.Entry], criticalPath: [String]) {
+        Coordinator.lock.withLock {
+            context.journalStorage.startup.append(contentsOf: entries)
+            context.journalStorage.criticalPath = criticalPath
+        }
     }
 
     func kind(of definition: Int, is type: ObjectIdentifier) -> Bool? {
@@ -89,4 +94,8 @@ struct JournalAccess {
     }
 
     var startup: [StartupReport.Entry] { Coordinator.lock.withLock { context.journalStorage.startup } }
+
+    var startupRecord: (entries: [StartupReport.Entry], criticalPath: [String]) {
+        Coordinator.lock.withLock { (context.journalStorage.startup, context.journalStorage.criticalPath) }
+    }
 }
