@@ -40,8 +40,9 @@ public struct StartupReport: Sendable, CustomStringConvertible {
     public let entries: [Entry]
 
     /// The chain of waits that set the start's duration, outermost dependency first, as
-    /// `["config", "pool", "server"]`: the eager singleton that finished last, the definition it
-    /// depends on that finished last during the start, what that one depends on, and so on.
+    /// `["config", "pool", "server"]`: the eager singleton that finished last, the definition
+    /// made during the start that it depends on and that took longest to make, the same for
+    /// that one, and so on.
     /// Keys of this context are plain, those of a parent are `Context.key`. Speeding up anything
     /// on it shortens the start; anything off it was made while the path was waiting anyway.
     /// Empty when the start made nothing.

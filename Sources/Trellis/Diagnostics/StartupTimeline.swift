@@ -40,7 +40,7 @@ final class StartupTimeline: Sendable {
 
     /// `entries` (eager singletons of `context`) with their `waited` filled in, and the start's
     /// critical path: from the eager singleton that ended last, back through the dependency
-    /// that ended last among those made during the start, and so on; outermost dependency first.
+    /// made during the start whose making took longest, and so on; outermost dependency first.
     func analyse(_ entries: [StartupReport.Entry], of context: ApplicationContext) -> (entries: [StartupReport.Entry], criticalPath: [String]) {
         let made = makings.withLock { $0 }.filter { $0.value.end != nil }
         guard !made.isEmpty else { return (entries, []) }
@@ -68,7 +68,10 @@ final class StartupTimeline: Sendable {
         guard let last = entries.max(by: { $0.end < $1.end }), var current = node(of: last) else { return (timed, []) }
         var path = [current]
         var end = last.end
-        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end }).max(by: { made[$0]!.end! < made[$1]!.end! }) {
+        // The dependency that took longest (its own waits included) is the one that held it up
+        // most: made by its own lookup, or by another task it waited for. Ties: the later one.
+        func length(_ node: Node) -> (Duration, Duration) { (made[node]!.end! - made[node]!.start, made[node]!.end!) }
+        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end }).max(by: { length($0) < length($1) }) {
             path.append(next)
             current = next
             end = made[next]!.end!
