@@ -8,7 +8,8 @@ extension DefinitionClosure {
     /// `creationFailed` with the path.
     @inline(__always)
     private func run(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Object {
-        if context.records[index].hasPrerequisites { try context.makePrerequisites(index, resolution) }
+        // An async closure is not run here (it needs `await`): nor are its `dependsOn` names.
+        if context.records[index].hasPrerequisites, !context.records[index].isAsync { try context.makePrerequisites(index, resolution) }
         do {
             switch self {
             case let .independent(make):
