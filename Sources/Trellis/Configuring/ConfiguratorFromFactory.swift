@@ -81,15 +81,17 @@ public struct ConfiguratorFromFactory: Sendable {
             }
         }
         // By index: iterating would copy each definition (three retains and releases).
+        var withPrerequisites: [Int] = []
         for index in definitions.indices {
             if let reason = definitions[index].maker.invalidity {
                 try sink.report(.invalidDefinition(key: definitions[index].key, reason: reason, context: name))
             }
+            if definitions[index].hasPrerequisites { withPrerequisites.append(index) }
         }
         self.definitions = definitions
         self.table = table
         eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
-        definitionsWithPrerequisites = definitions.indices.filter { !definitions[$0].prerequisites.isEmpty }
+        definitionsWithPrerequisites = withPrerequisites
     }
 
     /// A configurator built despite naming problems (each offending name left out), with every

@@ -83,13 +83,13 @@ extension ApplicationContext {
     /// Tells the start-up collector that definition `index` was made while an eager singleton was.
     @inline(never)
     func noteStartup(_ index: Int, _ resolution: Resolution) {
-        resolution.session.startup?.made(index, of: self)
+        resolution.session.startup?.made(index, of: self, isEager: resolution.isStartingEager(framesAbove: 1))
     }
 
     /// Tells the start-up collector that definition `index` is about to be made.
     @inline(never)
     func noteStartupBegan(_ index: Int, _ resolution: Resolution) {
-        resolution.session.startup?.began(index, of: self)
+        resolution.session.startup?.began(index, of: self, isEager: resolution.isStartingEager(framesAbove: 0))
     }
 
     @inline(never)
@@ -396,7 +396,9 @@ extension ApplicationContext {
     @inline(never)
     func keepWeakly(_ index: Int) -> AnyBox? {
         let box = states[index].box.take()
-        states[index].weakObject = box.map { $0.anyValue as AnyObject }
+        // Allocated under the lock, but no user code runs: the old reference's object is gone
+        // or held by someone else (a `WeakReference` owns nothing).
+        states[index].weakObject = box.map { WeakReference($0.anyValue as AnyObject) }
         return box
     }
 
@@ -404,7 +406,7 @@ extension ApplicationContext {
     /// the lock held: the box holds a strong reference, released by the caller after the lock.
     @inline(never)
     func liveWeakBox(_ index: Int) -> AnyBox? {
-        guard let object = states[index].weakObject else { return nil }
+        guard let object = states[index].weakObject?.object else { return nil }
         func box<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> AnyBox {
             // The definition declares a class type (`createWeakSingleton`'s `AnyObject` bound).
             AnyBox.holding(object as! Object, isClassType: isClassType)
@@ -415,7 +417,7 @@ extension ApplicationContext {
     /// Whether weak singleton `index` is alive now.
     func isAlive(_ index: Int) -> Bool {
         // The strong reference is released after the lock: it may be the last one.
-        let object = Coordinator.lock.withLock { states[index].weakObject }
+        let object = Coordinator.lock.withLock { states[index].weakObject?.object }
         return object != nil
     }
 

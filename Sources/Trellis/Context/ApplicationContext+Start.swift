@@ -28,8 +28,7 @@ extension ApplicationContext {
             disposeWhatWasMade()
             throw error
         }
-        let analysed = timeline.analyse(entries, of: self)
-        journal.appendStartup(analysed.entries, criticalPath: analysed.criticalPath)
+        journal.appendStartup(entries, timeline: timeline)
     }
 
     /// The async start: the async eager singletons concurrently, each in a child task (its
@@ -85,8 +84,7 @@ extension ApplicationContext {
         // Listed in the order their making finished (tasks are collected in whatever order the
         // group hands them back).
         entries.sort { $0.end < $1.end }
-        let analysed = timeline.analyse(entries, of: self)
-        journal.appendStartup(analysed.entries, criticalPath: analysed.criticalPath)
+        journal.appendStartup(entries, timeline: timeline)
     }
 
     /// Makes eager singleton `index` in a resolution of its own (nested in the closure that

@@ -127,7 +127,7 @@ public final class ApplicationContext: Sendable {
                 isAsync: configurator.definitions[index].maker.isAsync,
                 isClassType: configurator.definitions[index].maker.isClassType,
                 runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor,
-                hasPrerequisites: !configurator.definitions[index].prerequisites.isEmpty))
+                hasPrerequisites: !configurator.definitionsWithPrerequisites.isEmpty && configurator.definitions[index].hasPrerequisites))
         }
         states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: capacity)
         states.initialize(repeating: CreationState(), count: count)

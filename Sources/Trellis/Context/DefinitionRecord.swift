@@ -53,6 +53,14 @@ struct CreationState {
     var madeOrder: UInt64 = 0
     /// A weak singleton's object, once made: it is never published (a lock-free read could not
     /// keep it alive), and lookups take it from here, under the lock. A strong reference loaded
-    /// from it is released after the lock: it may be the last one.
-    weak var weakObject: AnyObject?
+    /// from it is released after the lock: it may be the last one. Behind a reference rather
+    /// than a `weak var` here, which would make initialising the states of every context (10,000
+    /// definitions, or one context per request) go through the runtime's weak-reference calls.
+    var weakObject: WeakReference?
+}
+
+/// A weak reference to a weak singleton's object.
+final class WeakReference {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
 }

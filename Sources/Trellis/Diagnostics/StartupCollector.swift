@@ -29,14 +29,15 @@ final class StartupCollector: Sendable {
         }
     }
 
-    /// Definition `index` of `context` is about to be made.
-    func began(_ index: Int, of context: ApplicationContext) {
-        timeline.began(index, of: context)
+    /// Definition `index` of `context` is about to be made; `isEager`: it is the eager singleton
+    /// the start is making, which the start times itself.
+    func began(_ index: Int, of context: ApplicationContext, isEager: Bool) {
+        if !isEager { timeline.began(index, of: context) }
     }
 
     /// Definition `index` of `context` was made while the eager singleton was made.
-    func made(_ index: Int, of context: ApplicationContext) {
-        timeline.ended(index, of: context)
+    func made(_ index: Int, of context: ApplicationContext, isEager: Bool) {
+        if !isEager { timeline.ended(index, of: context) }
         pulledIn(context.table.keys[index], of: context)
     }
 

@@ -84,7 +84,7 @@ extension ApplicationContext {
     /// the first start's clock runs; what remains in the first entry of a type is that type's own
     /// first use (its metadata, its injection plan).
     public var startupReport: StartupReport {
-        let (entries, criticalPath) = journal.startupRecord
+        let (entries, criticalPath) = journal.analysedStartup
         return StartupReport(entries: entries, criticalPath: criticalPath)
     }
 }

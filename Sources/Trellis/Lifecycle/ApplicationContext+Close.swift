@@ -158,6 +158,8 @@ extension ApplicationContext {
         for singleton in made {
             let value = singleton.box.anyValue
             if let timeout {
+                // The disposal task is the only code the context lets use the object from now on:
+                // the context is closed, and lookups can no longer hand it out.
                 let handOver = UncheckedSendable(value)
                 switch await BoundedDisposal.run(within: timeout, { try await dispose(handOver.value) }) {
                 case .finished(failure: nil): break
