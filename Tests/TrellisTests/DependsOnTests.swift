@@ -184,3 +184,23 @@ private struct ContendedFactory: ObjectFactory {
     #expect(counter.value == 1)
     #expect(failures.value == 0)
 }
+
+private struct InspectedFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("a") { 1 }.aliases("x").dependsOn("b", "c").aliases("y").dependsOn("d")
+        createSingleton("b") { 2 }
+        createSingleton("c") { 3 }
+        createSingleton("d") { 4 }
+    }
+}
+
+@Test func aliasesAndDependsOnChainInAnyOrderAndStayInspectable() throws {
+    let configurator = try ConfiguratorFromFactory(InspectedFactory())
+    let a = try #require(configurator.definitions.first)
+    #expect(a.explicitAliases == ["x", "y"])
+    #expect(a.prerequisites == ["b", "c", "d"])
+    #expect(configurator.definitions.dropFirst().allSatisfy { $0.prerequisites.isEmpty })
+    #expect(configurator.aliases(of: "a").prefix(2) == ["x", "y"])
+    let app = try ApplicationContext(InspectedFactory())
+    #expect(try app.object("y", as: Int.self) == 1)
+}
