@@ -99,6 +99,8 @@ private struct MixedCycleFactory: ObjectFactory {
     #expect(report.problems.contains(.noSuchObject(key: "missing", searched: ["UnknownLazyFactory"], path: ["report", "missing"])))
     let cycles = ApplicationContext.validate(MixedCycleFactory())
     #expect(cycles.problems.contains(.circularDependency(path: ["a", "b", "a"])))
+    let dependsOnCycle = ApplicationContext.validate(CycleFactory())
+    #expect(dependsOnCycle.problems.contains(.circularDependency(path: ["a", "b", "c", "a"])), "\(dependsOnCycle)")
 }
 
 private struct ParentFactory: ObjectFactory {
