@@ -235,13 +235,14 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(!message.contains("'postman'"), "\(message)")
     }
 
-    @Test(arguments: [Scope.singleton, .eagerSingleton, .prototype])
+    @Test(arguments: [Scope.singleton, .eagerSingleton, .prototype, .weak])
     func aliasEqualToItsOwnKeyIsRejectedWithTheSameMessageForEveryScope(scope: Scope) throws {
         let error = try #require(configurationError { f in
             switch scope {
             case .singleton: f.createSingleton("mailer") { 1 }.aliases("mailer")
             case .eagerSingleton: f.createEagerSingleton("mailer") { 1 }.aliases("mailer")
             case .prototype: f.createPrototype("mailer") { 1 }.aliases("mailer")
+            case .weak: f.createWeakSingleton("mailer") { WeakMailer() }.aliases("mailer")
             }
         })
         #expect(error.description.contains("own key"), "\(error)")
@@ -429,3 +430,6 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(try first.object("clock", as: ConfigObject.self) !== second.object("clock", as: ConfigObject.self))
     }
 }
+
+/// A class for the weak scope, which takes classes only.
+private final class WeakMailer: Sendable {}

@@ -25,6 +25,8 @@ public struct ConfiguratorFromFactory: Sendable {
     let table: NameTable
     /// Indexes of the eager singletons, in declaration order.
     let eagerDefinitions: [Int]
+    /// The indices of the definitions that name others with `dependsOn`, in declaration order.
+    let definitionsWithPrerequisites: [Int]
 
     /// Collects and checks `factory`'s definitions.
     ///
@@ -79,14 +81,17 @@ public struct ConfiguratorFromFactory: Sendable {
             }
         }
         // By index: iterating would copy each definition (three retains and releases).
+        var withPrerequisites: [Int] = []
         for index in definitions.indices {
             if let reason = definitions[index].maker.invalidity {
                 try sink.report(.invalidDefinition(key: definitions[index].key, reason: reason, context: name))
             }
+            if definitions[index].hasPrerequisites { withPrerequisites.append(index) }
         }
         self.definitions = definitions
         self.table = table
         eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+        definitionsWithPrerequisites = withPrerequisites
     }
 
     /// A configurator built despite naming problems (each offending name left out), with every

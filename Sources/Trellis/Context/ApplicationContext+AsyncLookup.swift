@@ -129,6 +129,7 @@ extension ApplicationContext {
     /// `makePrototype` for an async lookup.
     func makePrototypeAsync<R>(_ index: Int, _ resolution: Resolution, _ body: (Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
         if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
         let made = try await body(resolution)
@@ -218,6 +219,7 @@ extension ApplicationContext {
 
     /// `createSingleton` for an async lookup.
     private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
         let box: AnyBox

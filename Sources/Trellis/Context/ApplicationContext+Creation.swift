@@ -58,6 +58,7 @@ extension ApplicationContext {
     func makePrototype<R>(_ index: Int, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
         if records[index].isAsync { throw requiresAwait(index, resolution) }
         if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
@@ -82,7 +83,13 @@ extension ApplicationContext {
     /// Tells the start-up collector that definition `index` was made while an eager singleton was.
     @inline(never)
     func noteStartup(_ index: Int, _ resolution: Resolution) {
-        resolution.session.startup?.pulledIn(table.keys[index], of: self)
+        resolution.session.startup?.made(index, of: self, isEager: resolution.isStartingEager(framesAbove: 1))
+    }
+
+    /// Tells the start-up collector that definition `index` is about to be made.
+    @inline(never)
+    func noteStartupBegan(_ index: Int, _ resolution: Resolution) {
+        resolution.session.startup?.began(index, of: self, isEager: resolution.isStartingEager(framesAbove: 0))
     }
 
     @inline(never)
@@ -145,6 +152,7 @@ extension ApplicationContext {
 
     func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> Claim {
         if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].box!) }
+        if records[index].scope == .weak, let box = liveWeakBox(index) { return .made(box) }
         if isClosed { return .failed(closedError(looking: table.keys[index])) }
         let phase = states[index].phase
         switch phase {
@@ -194,6 +202,7 @@ extension ApplicationContext {
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
     private func createSingleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
@@ -235,10 +244,11 @@ extension ApplicationContext {
             return false
         }
         states[index].box = box
-        publishLocked(index, box)
+        let unkept = publishLocked(index, box)
         let woken = wakeWaiters(index)
         lock.broadcast()
         lock.unlock()
+        withExtendedLifetime(unkept) {}
         for continuation in woken { continuation.resume() }
         return true
     }
@@ -343,9 +353,10 @@ extension ApplicationContext {
             return false
         }
         group.injectors.removeAll(keepingCapacity: true)
-        publishLocked(index, states[index].box!)
+        let unkept = publishLocked(index, states[index].box!)
         lock.broadcast()
         lock.unlock()
+        withExtendedLifetime(unkept) {}
         return true
     }
 
@@ -359,8 +370,8 @@ extension ApplicationContext {
                 // disposed by the lookup that made it.
                 if let box = context.states[index].box.take() { late.append(box) }
                 context.states[index].phase = .idle
-            } else {
-                context.publishLocked(index, context.states[index].box!)
+            } else if let unkept = context.publishLocked(index, context.states[index].box!) {
+                garbage.append(unkept)
             }
             woken += context.wakeWaiters(index)
             garbage.append(context)
@@ -369,12 +380,45 @@ extension ApplicationContext {
     }
 
     /// Publishes singleton `index`, whose box (`box`) is in place: lock-free lookups see it from
-    /// now on. Called with the lock held.
+    /// now on. Called with the lock held. A weak singleton is kept weakly instead: the strong
+    /// box it no longer keeps is returned, for the caller to release after the lock.
     @inline(__always)
-    func publishLocked(_ index: Int, _ box: AnyBox) {
+    func publishLocked(_ index: Int, _ box: AnyBox) -> AnyBox? {
         states[index].madeOrder = Coordinator.nextSequence()
-        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
         states[index].phase = .idle
+        if records[index].scope == .weak { return keepWeakly(index) }
+        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+        return nil
+    }
+
+    /// Keeps weak singleton `index` weakly and hands back the strong box. Called with the lock
+    /// held.
+    @inline(never)
+    func keepWeakly(_ index: Int) -> AnyBox? {
+        let box = states[index].box.take()
+        // Allocated under the lock, but no user code runs: the old reference's object is gone
+        // or held by someone else (a `WeakReference` owns nothing).
+        states[index].weakObject = box.map { WeakReference($0.anyValue as AnyObject) }
+        return box
+    }
+
+    /// A new box for weak singleton `index`'s object while it is alive, else `nil`. Called with
+    /// the lock held: the box holds a strong reference, released by the caller after the lock.
+    @inline(never)
+    func liveWeakBox(_ index: Int) -> AnyBox? {
+        guard let object = states[index].weakObject?.object else { return nil }
+        func box<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> AnyBox {
+            // The definition declares a class type (`createWeakSingleton`'s `AnyObject` bound).
+            AnyBox.holding(object as! Object, isClassType: isClassType)
+        }
+        return box(records[index].objectType, object, isClassType: records[index].isClassType)
+    }
+
+    /// Whether weak singleton `index` is alive now.
+    func isAlive(_ index: Int) -> Bool {
+        // The strong reference is released after the lock: it may be the last one.
+        let object = Coordinator.lock.withLock { states[index].weakObject?.object }
+        return object != nil
     }
 
     /// The continuations of the tasks waiting for definition `index`. Called with the lock held.

@@ -2,6 +2,7 @@ extension ApplicationContext {
     /// Makes the eager singletons in declaration order, timing each for `startupReport`; on a
     /// failure, disposes what it made and rethrows.
     func start() throws(ContextError) {
+        try checkPrerequisites()
         let eager = configuration.eagerDefinitions
         guard !eager.isEmpty else { return }
         // Decided before anything is made: a synchronous start never leaves async work behind.
@@ -10,25 +11,24 @@ extension ApplicationContext {
             throw .requiresAwait(key: key, path: [key])
         }
         StartupWarmUp.once()
-        let collector = StartupCollector()
-        let clock = ContinuousClock()
-        let began = clock.now
+        let timeline = StartupTimeline()
+        let collector = StartupCollector(timeline: timeline)
         var entries: [StartupReport.Entry] = []
         entries.reserveCapacity(eager.count)
         do {
             try Resolution.run(from: nil, session: Session(startup: collector)) { resolution, thread throws(ContextError) in
                 for index in eager where !isMade(index) {
-                    let start = clock.now - began
+                    let start = timeline.now
                     collector.begin(table.keys[index], of: self)
                     _ = try singletonBox(index, resolution, thread)
-                    entries.append(StartupReport.Entry(key: table.keys[index], start: start, end: clock.now - began, pulledIn: collector.takePulledIn()))
+                    entries.append(StartupReport.Entry(key: table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
                 }
             }
         } catch {
             disposeWhatWasMade()
             throw error
         }
-        journal.appendStartup(entries)
+        journal.appendStartup(entries, timeline: timeline)
     }
 
     /// The async start: the async eager singletons concurrently, each in a child task (its
@@ -37,11 +37,11 @@ extension ApplicationContext {
     /// earliest-declared eager singleton that failed (not because it was cancelled) is thrown.
     nonisolated(nonsending)
     func startConcurrently() async throws(ContextError) {
+        try checkPrerequisites()
         let eager = configuration.eagerDefinitions
         guard !eager.isEmpty else { return }
         StartupWarmUp.once()
-        let clock = ContinuousClock()
-        let began = clock.now
+        let timeline = StartupTimeline()
         let outer = Resolution.asyncActive
         var entries: [StartupReport.Entry] = []
         // During the concurrent phase, a synchronous closure never gets an async definition
@@ -51,7 +51,7 @@ extension ApplicationContext {
             let outcomes = await withTaskGroup(of: (Int, Result<StartupReport.Entry?, ContextError>).self) { group in
                 for (position, index) in concurrent.enumerated() {
                     group.addTask {
-                        (position, await self.startEager(index, clock: clock, began: began, outer: outer, restricted: true))
+                        (position, await self.startEager(index, timeline: timeline, outer: outer, restricted: true))
                     }
                 }
                 var outcomes: [(Int, Result<StartupReport.Entry?, ContextError>)] = []
@@ -74,7 +74,7 @@ extension ApplicationContext {
             }
         }
         for index in eager where !records[index].isAsync && !isMade(index) {
-            switch await startEager(index, clock: clock, began: began, outer: outer, restricted: false) {
+            switch await startEager(index, timeline: timeline, outer: outer, restricted: false) {
             case let .success(entry):
                 if let entry { entries.append(entry) }
             case let .failure(error):
@@ -85,24 +85,24 @@ extension ApplicationContext {
         // Listed in the order their making finished (tasks are collected in whatever order the
         // group hands them back).
         entries.sort { $0.end < $1.end }
-        journal.appendStartup(entries)
+        journal.appendStartup(entries, timeline: timeline)
     }
 
     /// Makes eager singleton `index` in a resolution of its own (nested in the closure that
     /// started this context, if any).
     /// `nil` entry: another eager singleton made it first (it is listed in that one's `pulledIn`).
     nonisolated(nonsending)
-    private func startEager(_ index: Int, clock: ContinuousClock, began: ContinuousClock.Instant, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry?, ContextError> {
-        let collector = StartupCollector()
+    private func startEager(_ index: Int, timeline: StartupTimeline, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry?, ContextError> {
+        let collector = StartupCollector(timeline: timeline)
         let session = Session(startup: collector, restrictsAsyncOf: restricted ? self : nil)
         let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
         defer { resolution.release() }
-        let start = clock.now - began
+        let start = timeline.now
         collector.begin(table.keys[index], of: self)
         do throws(ContextError) {
             _ = try await singletonBoxAsync(index, resolution)
             guard collector.madeEager else { return .success(nil) }
-            return .success(StartupReport.Entry(key: table.keys[index], start: start, end: clock.now - began, pulledIn: collector.takePulledIn()))
+            return .success(StartupReport.Entry(key: table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
         } catch {
             return .failure(error)
         }

@@ -129,7 +129,8 @@ public final class ApplicationContext: Sendable {
                 scope: configurator.definitions[index].scope,
                 isAsync: configurator.definitions[index].maker.isAsync,
                 isClassType: configurator.definitions[index].maker.isClassType,
-                runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor))
+                runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor,
+                hasPrerequisites: !configurator.definitionsWithPrerequisites.isEmpty && configurator.definitions[index].hasPrerequisites))
         }
         states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: capacity)
         states.initialize(repeating: CreationState(), count: count)

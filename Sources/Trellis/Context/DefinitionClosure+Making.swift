@@ -8,6 +8,8 @@ extension DefinitionClosure {
     /// `creationFailed` with the path.
     @inline(__always)
     private func run(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Object {
+        // An async closure is not run here (it needs `await`): nor are its `dependsOn` names.
+        if context.records[index].hasPrerequisites, !context.records[index].isAsync { try context.makePrerequisites(index, resolution) }
         do {
             switch self {
             case let .independent(make):
@@ -41,6 +43,12 @@ extension DefinitionClosure {
     /// the task's active lookup; a synchronous one runs bound to the current thread; a
     /// main-actor one hops to the main actor.
     private func runAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Object {
+        // An async closure's `dependsOn` names are looked up as its own lookups would be, with
+        // `await`; a synchronous or main-actor closure's synchronously, in `run` and on the
+        // main actor.
+        if context.records[index].hasPrerequisites, context.records[index].isAsync {
+            try await context.makePrerequisitesAsync(index, resolution)
+        }
         do {
             switch self {
             case let .asyncIndependent(make):
@@ -79,6 +87,7 @@ extension DefinitionClosure {
         // Called from here, a main-actor closure hops only when the caller is elsewhere.
         let onMainActor: @MainActor @Sendable () throws -> Void = {
             try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in
+                if context.records[index].hasPrerequisites { try context.makePrerequisites(index, resolution) }
                 do throws(any Error) { result.value = try make(resolver) } catch let error as ContextError { throw error } catch {
                     throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
                 }

@@ -15,17 +15,20 @@ struct DefinitionRecord: ~Copyable {
     let isClassType: Bool
     /// The closure is `@MainActor`.
     let runsOnMainActor: Bool
+    /// The definition names others with `dependsOn`: they are looked up before its closure runs.
+    let hasPrerequisites: Bool
     /// Set once the definition was made successfully: its dependency edges are recorded.
     let edgesRecorded = Atomic<Bool>(false)
     /// How to inject the objects it makes (of the type it made first), retained; set once.
     let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
 
-    init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool) {
+    init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool, hasPrerequisites: Bool) {
         self.objectType = objectType
         self.scope = scope
         self.isAsync = isAsync
         self.isClassType = isClassType
         self.runsOnMainActor = runsOnMainActor
+        self.hasPrerequisites = hasPrerequisites
     }
 
     var typeID: ObjectIdentifier { ObjectIdentifier(objectType) }
@@ -48,4 +51,16 @@ struct CreationState {
     var asyncWaiters: [AsyncWaiter] = []
     /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
     var madeOrder: UInt64 = 0
+    /// A weak singleton's object, once made: it is never published (a lock-free read could not
+    /// keep it alive), and lookups take it from here, under the lock. A strong reference loaded
+    /// from it is released after the lock: it may be the last one. Behind a reference rather
+    /// than a `weak var` here, which would make initialising the states of every context (10,000
+    /// definitions, or one context per request) go through the runtime's weak-reference calls.
+    var weakObject: WeakReference?
+}
+
+/// A weak reference to a weak singleton's object.
+final class WeakReference {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
 }

@@ -257,6 +257,14 @@ final class Resolution: @unchecked Sendable {
         return segments.reversed().flatMap { $0 }
     }
 
+    /// Whether the definition this resolution makes with `frames` frames pushed (0 before its
+    /// frame is pushed, 1 after) is the eager singleton a start is making itself (the start times
+    /// that one; only what it pulls in needs the timeline): the resolution's own first frame, in
+    /// a resolution that continues no other.
+    func isStartingEager(framesAbove frames: Int) -> Bool {
+        depth == frames && (parent == nil || isNested)
+    }
+
     /// The path with `key` appended: what an error found while looking `key` up reports.
     func path(appending key: String) -> [String] { path + [key] }
 }

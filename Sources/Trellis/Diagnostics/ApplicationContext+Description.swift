@@ -1,6 +1,6 @@
 extension ApplicationContext: CustomStringConvertible {
     /// A table of this context's own definitions (key, scope, aliases — explicit first, then
-    /// generated —, declared type, whether it is made), then one line per ancestor context with
+    /// generated —, declared type, whether it is made; for a weak singleton, whether it is alive), then one line per ancestor context with
     /// its name and number of definitions. ``description(includingParents:)`` lists the whole
     /// chain.
     public var description: String { description(includingParents: false) }
@@ -32,7 +32,11 @@ extension ApplicationContext: CustomStringConvertible {
             }
         }
         for (index, definition) in configuration.definitions.enumerated() {
-            let made = definition.scope == .prototype ? "-" : (isMade(index) ? "yes" : "no")
+            let made = switch definition.scope {
+            case .prototype: "-"
+            case .weak: isAlive(index) ? "alive" : "not alive"
+            default: isMade(index) ? "yes" : "no"
+            }
             rows.append([definition.key, definition.scope.description, (explicit[index] + generated[index]).joined(separator: ", "),
                          String(describing: definition.objectType), made, name])
         }

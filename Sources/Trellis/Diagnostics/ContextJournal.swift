@@ -25,6 +25,11 @@ struct ContextJournal {
     /// In the order recorded; duplicates are dropped when read.
     var edges: [Edge] = []
     var startup: [StartupReport.Entry] = []
+    /// When everything the start made began and ended, until the report is first read: the
+    /// critical path and the waits are worked out then, not while the context starts.
+    var startupTimeline: StartupTimeline?
+    /// `startup` with the waits filled in, and the critical path, once worked out.
+    var analysedStartup: (entries: [StartupReport.Entry], criticalPath: [String])?
     /// Whether a prototype's objects are of a queried type (lookup by type).
     var kinds: [KindKey: Bool] = [:]
     /// Per queried type: what `objects(of:)` found, once it can no longer change.
@@ -56,8 +61,11 @@ struct JournalAccess {
         edges.append(edge)
     }
 
-    func appendStartup(_ entries: [StartupReport.Entry]) {
-        Coordinator.lock.withLock { context.journalStorage.startup.append(contentsOf: entries) }
+    func appendStartup(_ entries: [StartupReport.Entry], timeline: StartupTimeline) {
+        Coordinator.lock.withLock {
+            context.journalStorage.startup.append(contentsOf: entries)
+            context.journalStorage.startupTimeline = timeline
+        }
     }
 
     func kind(of definition: Int, is type: ObjectIdentifier) -> Bool? {
@@ -89,4 +97,23 @@ struct JournalAccess {
     }
 
     var startup: [StartupReport.Entry] { Coordinator.lock.withLock { context.journalStorage.startup } }
+
+    /// The start-up entries with their waits, and the critical path; worked out from the
+    /// timeline on the first read (without the lock: it reads the journals' edges).
+    var analysedStartup: (entries: [StartupReport.Entry], criticalPath: [String]) {
+        let context = self.context
+        let (done, entries, timeline) = Coordinator.lock.withLock {
+            (context.journalStorage.analysedStartup, context.journalStorage.startup, context.journalStorage.startupTimeline)
+        }
+        if let done { return done }
+        guard let timeline else { return (entries, []) }
+        let analysed = timeline.analyse(entries, of: context)
+        Coordinator.lock.withLock {
+            context.journalStorage.analysedStartup = analysed
+            context.journalStorage.startupTimeline = nil
+        }
+        // The timeline is released here, after the lock.
+        withExtendedLifetime(timeline) {}
+        return analysed
+    }
 }

@@ -7,6 +7,15 @@ struct Graph {
         let id: String
         let key: String
         let scope: Scope
+        /// How long its making took when its context started (eager singletons of a started
+        /// context).
+        var duration: Duration?
+
+        /// The key, and the duration when known: `server (12.345 ms)`.
+        var label: String {
+            guard let duration else { return key }
+            return "\(key) (\(StartupReport.milliseconds(duration)) ms)"
+        }
     }
 
     struct Cluster {
@@ -19,6 +28,8 @@ struct Graph {
         let from: String
         let to: String
         let label: String?
+        /// On the critical path of its context's start.
+        var isCritical = false
     }
 
     let name: String
@@ -28,20 +39,42 @@ struct Graph {
     init(_ context: ApplicationContext) {
         let contexts = Array(context.chain)
         name = context.name
+        let reports = contexts.map(\.startupReport)
         clusters = contexts.enumerated().map { depth, context in
-            Cluster(id: "c\(depth)", name: context.name, nodes: context.configuration.definitions.enumerated().map { index, definition in
-                Node(id: "c\(depth)_\(index)", key: definition.key, scope: definition.scope)
+            let durations = Dictionary(reports[depth].entries.map { ($0.key, $0.duration) }, uniquingKeysWith: { first, _ in first })
+            return Cluster(id: "c\(depth)", name: context.name, nodes: context.configuration.definitions.enumerated().map { index, definition in
+                Node(id: "c\(depth)_\(index)", key: definition.key, scope: definition.scope, duration: durations[definition.key])
             })
+        }
+        // Each start's critical path, as the pairs (dependent, dependency) of its edges.
+        var critical = Set<[String]>()
+        for (depth, report) in reports.enumerated() {
+            let ids = report.criticalPath.compactMap { Self.nodeID(of: $0, from: depth, in: contexts) }
+            guard ids.count == report.criticalPath.count, ids.count > 1 else { continue }
+            for position in 1..<ids.count { critical.insert([ids[position], ids[position - 1]]) }
         }
         var links: [Link] = []
         var seen = Set<Link>()
         for (depth, context) in contexts.enumerated() {
             for edge in context.journal.edges {
-                let link = Link(from: "c\(depth)_\(edge.from)", to: "c\(depth + edge.levels)_\(edge.to)", label: edge.labelName)
+                var link = Link(from: "c\(depth)_\(edge.from)", to: "c\(depth + edge.levels)_\(edge.to)", label: edge.labelName)
+                link.isCritical = critical.contains([link.from, link.to])
                 if seen.insert(link).inserted { links.append(link) }
             }
         }
         self.links = links
+    }
+
+    /// The node of a critical-path entry of the context at `depth`: one of its keys, or
+    /// `Context.key` of an ancestor.
+    private static func nodeID(of name: String, from depth: Int, in contexts: [ApplicationContext]) -> String? {
+        if let index = contexts[depth].table.definition(withKey: name) { return "c\(depth)_\(index)" }
+        for ancestor in contexts.indices.dropFirst(depth + 1) {
+            let prefix = contexts[ancestor].name + "."
+            guard name.hasPrefix(prefix), let index = contexts[ancestor].table.definition(withKey: String(name.dropFirst(prefix.count))) else { continue }
+            return "c\(ancestor)_\(index)"
+        }
+        return nil
     }
 
     func render(_ format: GraphFormat) -> String {
@@ -57,13 +90,15 @@ struct Graph {
             lines.append("  subgraph cluster_\(cluster.id) {")
             lines.append("    label=\(Self.dotQuoted(cluster.name));")
             for node in cluster.nodes {
-                lines.append("    \(node.id) [label=\(Self.dotQuoted(node.key)), \(Self.dotStyle(node.scope))];")
+                lines.append("    \(node.id) [label=\(Self.dotQuoted(node.label)), \(Self.dotStyle(node.scope))];")
             }
             lines.append("  }")
         }
         for link in links {
-            let label = link.label.map { " [label=\(Self.dotQuoted($0))]" } ?? ""
-            lines.append("  \(link.from) -> \(link.to)\(label);")
+            // The critical path of a start: bold and thicker.
+            let attributes = (link.label.map { ["label=\(Self.dotQuoted($0))"] } ?? []) + (link.isCritical ? ["style=bold", "penwidth=2.5"] : [])
+            let list = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
+            lines.append("  \(link.from) -> \(link.to)\(list);")
         }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
@@ -74,31 +109,36 @@ struct Graph {
         for cluster in clusters {
             lines.append("  subgraph \(cluster.id)[\(Self.mermaidQuoted(cluster.name))]")
             for node in cluster.nodes {
-                let label = Self.mermaidQuoted(node.key)
+                let label = Self.mermaidQuoted(node.label)
                 switch node.scope {
                 case .eagerSingleton: lines.append("    \(node.id)[[\(label)]]")
                 case .singleton: lines.append("    \(node.id)[\(label)]")
                 case .prototype: lines.append("    \(node.id)(\(label))")
+                case .weak: lines.append("    \(node.id)[/\(label)/]")
                 }
             }
             lines.append("  end")
         }
         for link in links {
+            // The critical path of a start: a thick link.
+            let arrow = link.isCritical ? "==>" : "-->"
             if let label = link.label {
-                lines.append("  \(link.from) -->|\(Self.mermaidQuoted(label))| \(link.to)")
+                lines.append("  \(link.from) \(arrow)|\(Self.mermaidQuoted(label))| \(link.to)")
             } else {
-                lines.append("  \(link.from) --> \(link.to)")
+                lines.append("  \(link.from) \(arrow) \(link.to)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Scope as shape: singletons boxes (eager ones bold and filled), prototypes dashed ellipses.
+    /// Scope as shape: singletons boxes (eager ones bold and filled, weak ones dotted), prototypes
+    /// dashed ellipses.
     private static func dotStyle(_ scope: Scope) -> String {
         switch scope {
         case .eagerSingleton: "shape=box, style=\"bold,filled\", fillcolor=\"#dbe9f6\""
         case .singleton: "shape=box"
         case .prototype: "shape=ellipse, style=dashed"
+        case .weak: "shape=box, style=dotted"
         }
     }
 
@@ -125,9 +165,13 @@ extension String {
 
 extension ApplicationContext {
     /// The definitions of this context and its parents, and every dependency recorded when
-    /// objects were made (closure lookups; injected properties, labelled with the property).
+    /// objects were made (closure lookups, `dependsOn`; injected properties, labelled with the
+    /// property).
     ///
-    /// Nodes are styled by scope, parent contexts are clusters (DOT) or subgraphs (Mermaid).
+    /// Nodes are styled by scope, parent contexts are clusters (DOT) or subgraphs (Mermaid). For
+    /// a started context, each eager singleton's label carries how long its making took, and the
+    /// edges of the start's ``StartupReport/criticalPath`` are drawn bold (DOT) or thick
+    /// (Mermaid).
     /// Only edges of objects made so far are known: after ``validate()-3s3no`` the report's
     /// ``ValidationReport/graph(_:)`` is complete.
     public func graph(_ format: GraphFormat = .dot) -> String {

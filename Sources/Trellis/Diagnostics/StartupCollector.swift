@@ -11,6 +11,10 @@ final class StartupCollector: Sendable {
     }
 
     private let state = Locked(State())
+    /// When everything made during the start began and ended.
+    let timeline: StartupTimeline
+
+    init(timeline: StartupTimeline) { self.timeline = timeline }
 
     /// Eager singleton `key` of `context` is about to be made.
     func begin(_ key: String, of context: ApplicationContext) {
@@ -23,6 +27,18 @@ final class StartupCollector: Sendable {
             defer { state.pulledIn = [] }
             return state.pulledIn
         }
+    }
+
+    /// Definition `index` of `context` is about to be made; `isEager`: it is the eager singleton
+    /// the start is making, which the start times itself.
+    func began(_ index: Int, of context: ApplicationContext, isEager: Bool) {
+        if !isEager { timeline.began(index, of: context) }
+    }
+
+    /// Definition `index` of `context` was made while the eager singleton was made.
+    func made(_ index: Int, of context: ApplicationContext, isEager: Bool) {
+        if !isEager { timeline.ended(index, of: context) }
+        pulledIn(context.table.keys[index], of: context)
     }
 
     /// An object was made while the eager singleton was made.

@@ -14,25 +14,59 @@ public struct StartupReport: Sendable, CustomStringConvertible {
         public let end: Duration
         /// The objects made while making it, as `Context.key`, in the order they were finished.
         public let pulledIn: [String]
+        /// The part of its making spent waiting for other definitions: the time during which
+        /// the definitions it depends on were being made, by its own lookups or by another task
+        /// it waited for. `duration - waited` is the time its own closure and injection took.
+        public let waited: Duration
+
+        init(key: String, start: Duration, end: Duration, pulledIn: [String], waited: Duration = .zero) {
+            self.key = key
+            self.start = start
+            self.end = end
+            self.pulledIn = pulledIn
+            self.waited = waited
+        }
 
         /// How long making and injecting it took, what it pulled in included.
         public var duration: Duration { end - start }
+
+        /// The same entry, having waited `waited`.
+        func waiting(_ waited: Duration) -> Entry {
+            Entry(key: key, start: start, end: end, pulledIn: pulledIn, waited: waited)
+        }
     }
 
     /// The eager singletons in the order their making finished.
     public let entries: [Entry]
 
+    /// The chain of waits that set the start's duration, outermost dependency first, as
+    /// `["config", "pool", "server"]`: the eager singleton that finished last, the definition
+    /// made during the start that it depends on and that took longest to make, the same for
+    /// that one, and so on.
+    /// Keys of this context are plain, those of a parent are `Context.key`. Speeding up anything
+    /// on it shortens the start; anything off it was made while the path was waiting anyway.
+    /// Empty when the start made nothing.
+    public let criticalPath: [String]
+
+    init(entries: [Entry], criticalPath: [String] = []) {
+        self.entries = entries
+        self.criticalPath = criticalPath
+    }
+
     /// The time from the start's beginning to the end of the last eager singleton: for a
     /// concurrent start, less than the sum of the durations.
     public var total: Duration { entries.map(\.end).max() ?? .zero }
 
-    /// A table: key, start and end (ms since the start began), duration, what it pulled in.
+    /// A table: key, start and end (ms since the start began), duration, time waited, what it
+    /// pulled in, and `*` in the last column for the eager singletons on the critical path; the
+    /// `total` row's last column is the whole critical path, as `config → pool → server`.
     public var description: String {
-        var rows = [["eager singleton", "start ms", "end ms", "ms", "pulled in"]]
+        var rows = [["eager singleton", "start ms", "end ms", "ms", "waited ms", "pulled in", "critical path"]]
         for entry in entries {
-            rows.append([entry.key, Self.milliseconds(entry.start), Self.milliseconds(entry.end), Self.milliseconds(entry.duration), entry.pulledIn.joined(separator: ", ")])
+            rows.append([entry.key, Self.milliseconds(entry.start), Self.milliseconds(entry.end), Self.milliseconds(entry.duration), Self.milliseconds(entry.waited),
+                         entry.pulledIn.joined(separator: ", "), criticalPath.contains(entry.key) ? "*" : ""])
         }
-        rows.append(["total", "", Self.milliseconds(total), Self.milliseconds(total), ""])
+        rows.append(["total", "", Self.milliseconds(total), Self.milliseconds(total), "", "", criticalPath.joined(separator: " → ")])
         return TextTable.render(rows)
     }
 
@@ -49,5 +83,8 @@ extension ApplicationContext {
     /// The process's one-time costs (the runtime's first type checks, the clock) are paid before
     /// the first start's clock runs; what remains in the first entry of a type is that type's own
     /// first use (its metadata, its injection plan).
-    public var startupReport: StartupReport { StartupReport(entries: journal.startup) }
+    public var startupReport: StartupReport {
+        let (entries, criticalPath) = journal.analysedStartup
+        return StartupReport(entries: entries, criticalPath: criticalPath)
+    }
 }

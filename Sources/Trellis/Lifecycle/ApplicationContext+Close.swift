@@ -80,6 +80,33 @@ extension ApplicationContext {
     ///   `dispose()` threw.
     nonisolated(nonsending)
     public func close() async throws(ContextError) {
+        try await close(waitingAtMost: nil)
+    }
+
+    /// Closes the context as the awaited ``close()`` does, but waits at most `timeout` for each
+    /// disposal: one still running then is left running and reported, and the others are
+    /// disposed in order without waiting for it.
+    ///
+    /// ```swift
+    /// try await app.close(timeout: .seconds(5))     // a hanging dispose() cannot hold shutdown
+    /// ```
+    /// When the call returns the context is closed (every lookup throws
+    /// ``ContextError/contextClosed(context:key:)``), even if a disposal it left is still
+    /// running. Each disposal runs in a task of its own, so a synchronous `dispose()` that
+    /// blocks is bounded too. A `close` already under way (started by another caller) is waited
+    /// for as it runs.
+    ///
+    /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
+    ///   `dispose()` threw, and each whose disposal was left running, with a
+    ///   ``DisposalTimedOut`` (its description is the failure's `error`).
+    nonisolated(nonsending)
+    public func close(timeout: Duration) async throws(ContextError) {
+        try await close(waitingAtMost: timeout)
+    }
+
+    /// The awaited close; `timeout` bounds each disposal's wait.
+    nonisolated(nonsending)
+    private func close(waitingAtMost timeout: Duration?) async throws(ContextError) {
         if ClosingScope.contains(self) { return }
         let lock = Coordinator.lock
         lock.lock()
@@ -101,9 +128,9 @@ extension ApplicationContext {
         lock.unlock()
         let ordered = DisposalOrder.of(made, edges: journal.edges, definitions: count)
         let failures: [ContextError.DisposalFailure]
-        if ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
+        if timeout != nil || ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
             failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-                await Self.dispose(ordered, keys: table.keys)
+                await Self.dispose(ordered, keys: table.keys, waitingAtMost: timeout)
             }
         } else {
             // The common case, without the task-local's async form: its operation would run off
@@ -151,24 +178,44 @@ extension ApplicationContext {
     }
 
     /// Disposes `made` in order, awaiting async disposals and hopping to the main actor for
-    /// those disposable only there; returns what failed.
+    /// those disposable only there; returns what failed. With a `timeout`, each disposal runs in
+    /// a task of its own and is left running (and reported as ``DisposalTimedOut``) if it has
+    /// not ended by then.
     nonisolated(nonsending)
-    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>) async -> [ContextError.DisposalFailure] {
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost timeout: Duration? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
             let value = singleton.box.anyValue
-            do {
-                switch Disposal(of: value) {
-                case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
-                case let .synchronous(disposable): try disposable.dispose()
-                case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
-                case .none: break
+            if let timeout {
+                // The disposal task is the only code the context lets use the object from now on:
+                // the context is closed, and lookups can no longer hand it out.
+                let handOver = UncheckedSendable(value)
+                switch await BoundedDisposal.run(within: timeout, { try await dispose(handOver.value) }) {
+                case .finished(failure: nil): break
+                case let .finished(failure?): failures.append(.init(key: keys[singleton.index], error: failure))
+                case .timedOut: failures.append(.init(key: keys[singleton.index], error: "\(DisposalTimedOut(key: keys[singleton.index], timeout: timeout))"))
                 }
+                continue
+            }
+            do {
+                try await dispose(value)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }
         }
         return failures
+    }
+
+    /// Disposes one object as ``Disposal`` classifies it: awaited, synchronously, or on the main
+    /// actor.
+    nonisolated(nonsending)
+    private static func dispose(_ value: Any) async throws {
+        switch Disposal(of: value) {
+        case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
+        case let .synchronous(disposable): try disposable.dispose()
+        case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
+        case .none: break
+        }
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.

@@ -1,0 +1,65 @@
+/// `dependsOn`: the definitions named by another are made before it, through the lookup its
+/// closure would make, and checked before a start makes anything.
+extension ApplicationContext {
+    /// Looks up each name definition `index` lists with `dependsOn`, for `resolution` (whose
+    /// innermost frame is the definition's), and drops the objects: the same path, cycle
+    /// detection, async rules and dependency edges as a lookup by its closure.
+    @inline(never)
+    func makePrerequisites(_ index: Int, _ resolution: Resolution) throws(ContextError) {
+        let resolver = Resolver(self, index, resolution)
+        for name in configuration.definitions[index].prerequisites {
+            _ = try resolver.object(name, as: Any.self)
+        }
+    }
+
+    /// `makePrerequisites` for an async closure: the lookups are async, as its own would be.
+    @inline(never)
+    func makePrerequisitesAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        let resolver = Resolver(self, index, resolution)
+        for name in configuration.definitions[index].prerequisites {
+            _ = try await resolver.object(name, as: Any.self)
+        }
+    }
+
+    /// Checks every `dependsOn` name before a start makes anything: each must name a definition
+    /// of this context or a parent, and the names alone must not form a cycle (a lazy
+    /// definition's broken order would otherwise surface only at its first lookup).
+    ///
+    /// - Throws: `noSuchObject` with the path `[key, name]`; `circularDependency` with the path
+    ///   of the first cycle found, in declaration order.
+    func checkPrerequisites() throws(ContextError) {
+        let listing = configuration.definitionsWithPrerequisites
+        guard !listing.isEmpty else { return }
+        var ownTargets = [Int: [Int]]()
+        for index in listing {
+            let key = table.keys[index]
+            for name in configuration.definitions[index].prerequisites {
+                guard let found = definition(answering: NameTable.lookupKey(name)) else {
+                    throw .noSuchObject(key: name, searched: chain.map(\.name), path: [key, name])
+                }
+                if found.levels == 0 { ownTargets[index, default: []].append(found.index) }
+            }
+        }
+        // Depth-first over the `dependsOn` edges within this context (a parent never names a
+        // child's definitions): 0 unvisited, 1 on the current path, 2 done.
+        var state = [Int: UInt8]()
+        var path: [Int] = []
+        func visit(_ index: Int) -> [Int]? {
+            state[index] = 1
+            path.append(index)
+            for target in ownTargets[index] ?? [] {
+                switch state[target] ?? 0 {
+                case 1: return Array(path[path.firstIndex(of: target)!...]) + [target]
+                case 0: if let cycle = visit(target) { return cycle }
+                default: break
+                }
+            }
+            path.removeLast()
+            state[index] = 2
+            return nil
+        }
+        for index in listing where state[index] == nil {
+            if let cycle = visit(index) { throw .circularDependency(path: cycle.map { table.keys[$0] }) }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// When each definition made during one start began and ended being made, on the start's clock:
+/// what `StartupReport.criticalPath` and each entry's `waited` are computed from, with the
+/// dependency edges the contexts recorded. Shared by the collectors of a start's eager
+/// singletons (an async start makes them in concurrent tasks); dropped when the start ends.
+final class StartupTimeline: Sendable {
+    struct Node: Hashable {
+        let context: ObjectIdentifier
+        let index: Int
+    }
+
+    struct Making {
+        /// Unretained: every context a start makes something of is alive until the start ends
+        /// (the one starting, and its parents).
+        let context: Unmanaged<ApplicationContext>
+        let index: Int
+        var start: Duration
+        var end: Duration?
+    }
+
+    /// One begin or end of a making, in the order noted: appended under a lock (cheap, and a
+    /// start of 1,000 eager singletons notes 2,000), joined into makings once, by `analyse`.
+    private struct Mark {
+        let context: Unmanaged<ApplicationContext>
+        let index: Int
+        let time: Duration
+        let isEnd: Bool
+    }
+
+    let clock = ContinuousClock()
+    let began: ContinuousClock.Instant
+    private let marks: Locked<[Mark]>
+
+    init() {
+        began = clock.now
+        marks = Locked([])
+    }
+
+    /// The time since the start began.
+    var now: Duration { clock.now - began }
+
+    /// Definition `index` of `context` is about to be made (a prototype made again replaces
+    /// its earlier making).
+    func began(_ index: Int, of context: ApplicationContext) {
+        let mark = Mark(context: .passUnretained(context), index: index, time: now, isEnd: false)
+        marks.withLock { $0.append(mark) }
+    }
+
+    /// Definition `index` of `context` is made.
+    func ended(_ index: Int, of context: ApplicationContext) {
+        let mark = Mark(context: .passUnretained(context), index: index, time: now, isEnd: true)
+        marks.withLock { $0.append(mark) }
+    }
+
+    /// Every making that ended, by definition.
+    private func makings() -> [Node: Making] {
+        var makings: [Node: Making] = [:]
+        for mark in marks.withLock({ $0 }) {
+            let node = Node(context: ObjectIdentifier(mark.context.takeUnretainedValue()), index: mark.index)
+            if mark.isEnd {
+                makings[node]?.end = mark.time
+            } else {
+                makings[node] = Making(context: mark.context, index: mark.index, start: mark.time)
+            }
+        }
+        return makings.filter { $0.value.end != nil }
+    }
+
+    /// `entries` (eager singletons of `context`) with their `waited` filled in, and the start's
+    /// critical path: from the eager singleton that ended last, back through the dependency
+    /// made during the start whose making took longest, and so on; outermost dependency first.
+    func analyse(_ entries: [StartupReport.Entry], of context: ApplicationContext) -> (entries: [StartupReport.Entry], criticalPath: [String]) {
+        var made = makings()
+        // The eager singletons the start made itself are timed by their entries.
+        for entry in entries {
+            guard let index = context.table.definition(withKey: entry.key) else { continue }
+            made[Node(context: ObjectIdentifier(context), index: index)] = Making(context: .passUnretained(context), index: index, start: entry.start, end: entry.end)
+        }
+        guard !made.isEmpty else { return (entries, []) }
+        // What each definition made during the start depends on, by the recorded edges.
+        var dependencies: [Node: [Node]] = [:]
+        var seen = Set<ObjectIdentifier>()
+        for making in made.values {
+            let maker = making.context.takeUnretainedValue()
+            guard seen.insert(ObjectIdentifier(maker)).inserted else { continue }
+            let chain = Array(maker.chain)
+            for edge in maker.journal.edges where edge.levels < chain.count {
+                let to = Node(context: ObjectIdentifier(chain[edge.levels]), index: edge.to)
+                guard made[to] != nil else { continue }
+                dependencies[Node(context: ObjectIdentifier(maker), index: edge.from), default: []].append(to)
+            }
+        }
+        func node(of entry: StartupReport.Entry) -> Node? {
+            context.table.definition(withKey: entry.key).map { Node(context: ObjectIdentifier(context), index: $0) }
+        }
+        // Waited: the part of its making during which what it depends on was being made (by its
+        // own lookups, or by another task it waited for).
+        let timed = entries.map { entry -> StartupReport.Entry in
+            guard let node = node(of: entry) else { return entry }
+            let spans = (dependencies[node] ?? []).compactMap { made[$0] }.map { (max($0.start, entry.start), min($0.end!, entry.end)) }
+            return entry.waiting(Self.covered(spans))
+        }
+        guard let last = entries.max(by: { $0.end < $1.end }), var current = node(of: last) else { return (timed, []) }
+        var path = [current]
+        var end = last.end
+        // The dependency that took longest (its own waits included) is the one that held it up
+        // most: made by its own lookup, or by another task it waited for. Ties: the later one.
+        func length(_ node: Node) -> (Duration, Duration) { (made[node]!.end! - made[node]!.start, made[node]!.end!) }
+        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end }).max(by: { length($0) < length($1) }) {
+            path.append(next)
+            current = next
+            end = made[next]!.end!
+        }
+        let names = path.reversed().map { node -> String in
+            let maker = made[node]!.context.takeUnretainedValue()
+            let key = maker.table.keys[node.index]
+            return maker === context ? key : "\(maker.name).\(key)"
+        }
+        return (timed, names)
+    }
+
+    /// The total length covered by `spans` (each `(from, to)`; empty ones ignored).
+    static func covered(_ spans: [(Duration, Duration)]) -> Duration {
+        var total = Duration.zero
+        var reached: Duration?
+        for (from, to) in spans.filter({ $0.0 < $0.1 }).sorted(by: { $0.0 < $1.0 }) {
+            let start = max(from, reached ?? from)
+            if to > start { total += to - start }
+            reached = max(reached ?? to, to)
+        }
+        return total
+    }
+}

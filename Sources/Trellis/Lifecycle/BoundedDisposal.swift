@@ -1,0 +1,85 @@
+/// One disposal that `close(timeout:)` waits for at most a while: it runs in an unstructured
+/// task, so it can be left running, and the close waits for whichever ends first, the disposal
+/// or a sleep.
+///
+/// A child task could not be left behind: a task group waits for all its children before it
+/// returns, so the hanging disposal would hold the close after all. The waiting, on the other
+/// hand, is a task group (the disposal's end against the sleep), so cancelling it is structured.
+enum BoundedDisposal {
+    /// How one disposal ended.
+    enum Ending: Sendable {
+        /// It returned, or threw (the error's description).
+        case finished(failure: String?)
+        case timedOut
+    }
+
+    /// Runs `dispose` in an unstructured task and waits for it at most `timeout`.
+    static func run(within timeout: Duration, _ dispose: @escaping @Sendable () async throws -> Void) async -> Ending {
+        let watch = Watch()
+        Task {
+            do {
+                try await dispose()
+                watch.end(.finished(failure: nil))
+            } catch {
+                watch.end(.finished(failure: "\(error)"))
+            }
+        }
+        let deadline = ContinuousClock.now + timeout
+        return await withTaskGroup(of: Ending.self) { group in
+            group.addTask { await watch.wait() }
+            group.addTask {
+                // A cancelled close stops waiting too: what is still running is reported.
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return .timedOut
+            }
+            let first = await group.next() ?? .timedOut
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// The end of one disposal, awaited by at most one waiter, who may stop waiting (cancelled).
+    final class Watch: Sendable {
+        private enum State {
+            case running
+            case waiting(UnsafeContinuation<Ending, Never>)
+            case ended(Ending)
+        }
+
+        private let state = Locked(State.running)
+
+        /// Records how the disposal (or the wait, `.timedOut`) ended, resuming the waiter.
+        /// Only the first end counts.
+        func end(_ ending: Ending) {
+            let waiter = state.withLock { state -> UnsafeContinuation<Ending, Never>? in
+                switch state {
+                case .running:
+                    state = .ended(ending)
+                    return nil
+                case let .waiting(continuation):
+                    state = .ended(ending)
+                    return continuation
+                case .ended:
+                    return nil
+                }
+            }
+            waiter?.resume(returning: ending)
+        }
+
+        /// How the disposal ended; `.timedOut` once the waiting task is cancelled.
+        func wait() async -> Ending {
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation { continuation in
+                    let ended = state.withLock { state -> Ending? in
+                        if case let .ended(ending) = state { return ending }
+                        state = .waiting(continuation)
+                        return nil
+                    }
+                    if let ended { continuation.resume(returning: ended) }
+                }
+            } onCancel: {
+                end(.timedOut)
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Testing
+import Trellis
+
+// Docs/Diagnostics.md and Docs/RunningAService.md ("The start's critical path").
+
+private struct ServerFactory: ObjectFactory {
+    /// Opened once `metrics` is made, so `server` is the eager singleton that ends last.
+    let metricsMade = AsyncGate()
+
+    var definitions: Definitions {
+        createSingleton("config") { () async in
+            await Task.yield()
+            return "config"
+        }
+        createSingleton("pool") { r in "pool of " + (try await r.object("config", as: String.self)) }
+        createEagerSingleton("metrics") { [metricsMade] () async in
+            defer { metricsMade.open() }
+            return "metrics"
+        }
+        createEagerSingleton("server") { [metricsMade] r in
+            let pool: String = try await r.object("pool")
+            await metricsMade.wait()
+            return "server on " + pool
+        }
+    }
+}
+
+@Test func theCriticalPathIsTheChainOfWaitsEndingAtTheLastEagerSingleton() async throws {
+    let app = try await ApplicationContext(ServerFactory())
+    let report = app.startupReport
+    #expect(report.criticalPath == ["config", "pool", "server"])
+    let server = try #require(report.entries.first { $0.key == "server" })
+    let metrics = try #require(report.entries.first { $0.key == "metrics" })
+    #expect(server.waited > .zero && server.waited <= server.duration)
+    #expect(metrics.waited == .zero)
+}
+
+private struct SequentialFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("config") { "config" }
+        createSingleton("pool") { r in "pool of " + (try r.object("config", as: String.self)) }
+        createEagerSingleton("migrations") { "migrated" }
+        createEagerSingleton("server") { "server" }.dependsOn("pool")
+    }
+}
+
+@Test func aSynchronousStartsCriticalPathFollowsDependsOnAndEarlierEagerSingletons() throws {
+    let app = try ApplicationContext(SequentialFactory())
+    let report = app.startupReport
+    #expect(report.criticalPath == ["config", "pool", "server"])
+    #expect(report.entries.allSatisfy { $0.waited >= .zero && $0.waited <= $0.duration })
+}
+
+@Test func theReportTableMarksTheCriticalPath() throws {
+    let report = try ApplicationContext(SequentialFactory()).startupReport
+    let rows = diagnosticsTableRows(String(describing: report))
+    #expect(rows.map { $0["eager singleton"] } == ["config", "migrations", "server", "total"])
+    #expect(rows.map { $0["critical path"] } == ["*", "", "*", "config → pool → server"])
+    for row in rows.dropLast() {
+        let waited = try #require(row["waited ms"])
+        #expect(waited.split(separator: ".").count == 2, "\(waited)")
+    }
+}
+
+@Test func theGraphOfAStartedContextDrawsTheCriticalPathBoldWithDurations() throws {
+    let app = try ApplicationContext(SequentialFactory())
+    let dot = app.graph(.dot)
+    // server (3) → pool (1) → config (0): bold; nothing else is.
+    #expect(dot.contains("c0_3 -> c0_1 [style=bold, penwidth=2.5];"))
+    #expect(dot.contains("c0_1 -> c0_0 [style=bold, penwidth=2.5];"))
+    #expect(dot.components(separatedBy: "style=bold, penwidth").count == 3)
+    #expect(dot.contains("c0_0 [label=\"config (") && dot.contains(" ms)\", shape=box, style=\"bold,filled\""))
+    #expect(dot.contains("c0_1 [label=\"pool\", shape=box]"))
+    let mermaid = app.graph(.mermaid)
+    #expect(mermaid.contains("c0_3 ==> c0_1"))
+    #expect(mermaid.contains("c0_1 ==> c0_0"))
+    #expect(mermaid.contains("c0_2[[\"migrations ("))
+}
+
+private struct RequestFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("handler") { r in "handler with " + (try r.object("pool", as: String.self)) }
+    }
+}
+
+private struct AppFactory: ObjectFactory {
+    var contextName: String { "App" }
+    var definitions: Definitions {
+        createSingleton("pool") { "pool" }
+    }
+}
+
+@Test func aParentsDefinitionOnTheCriticalPathIsNamedWithItsContext() throws {
+    let app = try ApplicationContext(AppFactory())
+    let request = try ApplicationContext(RequestFactory(), parent: app)
+    #expect(request.startupReport.criticalPath == ["App.pool", "handler"])
+    #expect(request.graph(.dot).contains("c0_0 -> c1_0 [style=bold, penwidth=2.5];"))
+}
+
+@Test func aContextWithoutEagerSingletonsHasNoCriticalPath() throws {
+    #expect(try ApplicationContext(AppFactory()).startupReport.criticalPath.isEmpty)
+}
