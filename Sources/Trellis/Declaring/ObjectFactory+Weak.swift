@@ -12,7 +12,7 @@ extension ObjectFactory {
     /// For objects shared by whoever is using them at the moment (a view model shared by every
     /// screen showing it). Made once even when many threads and tasks ask at once, and injected
     /// like a singleton. The object must be a class, which the compiler checks. The context does
-    /// not own it, so ``ApplicationContext/close()`` does not dispose it (its `deinit` is where
+    /// not own it, so ``ApplicationContext/close()-5gmlg`` does not dispose it (its `deinit` is where
     /// it cleans up). ``ApplicationContext/description`` shows its scope as `weak` and whether
     /// it is alive.
     ///

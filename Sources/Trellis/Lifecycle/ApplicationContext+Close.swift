@@ -83,7 +83,7 @@ extension ApplicationContext {
         try await close(waitingAtMost: nil)
     }
 
-    /// Closes the context as the awaited ``close()`` does, but waits at most `timeout` for each
+    /// Closes the context as the awaited ``close()-507l8`` does, but waits at most `timeout` for each
     /// disposal: one still running then is left running and reported, and the others are
     /// disposed in order without waiting for it.
     ///
