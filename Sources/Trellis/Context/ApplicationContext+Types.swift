@@ -220,25 +220,51 @@ extension ApplicationContext {
 
     /// The matches found last time, if every one of them is stable: every singleton involved
     /// is made (a made singleton never changes), every prototype's kind is known.
+    ///
+    /// The cache holds positions only (`TypeMatchPosition`): the contexts are this one's chain,
+    /// and a singleton's value is read from its record, as a lookup by key reads it. `nil`
+    /// (look again) if a remembered singleton is not made.
     private func cachedMatches<T>() throws(ContextError) -> [TypeMatch<T>]? {
         for context in chain where context.isClosed { throw context.closedError(looking: String(reflecting: T.self)) }
-        return journal.typeMatches(for: ObjectIdentifier(T.self)) as? [TypeMatch<T>]
+        guard let positions = journal.typeMatches(for: ObjectIdentifier(T.self)) else { return nil }
+        let contexts = Array(chain)
+        var matches: [TypeMatch<T>] = []
+        matches.reserveCapacity(positions.count)
+        for position in positions {
+            let context = contexts[position.levels]
+            guard context.records[position.index].scope.isSingleton else {
+                // A prototype is made anew by every call.
+                matches.append(TypeMatch(context: context, index: position.index, value: nil))
+                continue
+            }
+            guard let value = context.madeSingleton(position.index, as: T.self) else { return nil }
+            matches.append(TypeMatch(context: context, index: position.index, value: value))
+        }
+        return matches
+    }
+
+    /// The made singleton of definition `index` as a `T`, read from its record without a lock;
+    /// `nil` if it is not made or not a `T`.
+    private func madeSingleton<T>(_ index: Int, as type: T.Type) -> T? {
+        guard let made = records[index].published.load(ordering: .acquiring) else { return nil }
+        if records[index].typeID == ObjectIdentifier(T.self) { return made.assumingMemoryBound(to: T.self).pointee }
+        func cast<Object>(_: Object.Type) -> T? { made.assumingMemoryBound(to: Object.self).pointee as? T }
+        return cast(records[index].objectType)
     }
 
     private func cache<T>(_ matches: [TypeMatch<T>]) {
         guard !isValidation else { return }
         // Only once every singleton of the chain is made: until then a later call may find a
         // lazy singleton's dynamic type differently declared (it is made then).
-        for context in chain {
+        let contexts = Array(chain)
+        for context in contexts {
             for index in 0..<context.count where context.records[index].scope.isSingleton && !context.isMade(index) { return }
         }
-        let settled = matches.map { match -> TypeMatch<T> in
-            // A prototype is made anew by every call; a singleton's value is kept.
-            guard match.context.records[match.index].scope.isSingleton else { return TypeMatch(context: match.context, index: match.index, value: nil) }
-            guard match.value == nil, let made = try? match.context.resolve(match.index, as: T.self, from: nil) else { return match }
-            return TypeMatch(context: match.context, index: match.index, value: made)
+        // Every match's context is on the chain: `candidates` walks it.
+        let positions = matches.map { match in
+            TypeMatchPosition(levels: contexts.firstIndex { $0 === match.context }!, index: match.index)
         }
-        journal.rememberTypeMatches(settled, for: ObjectIdentifier(T.self))
+        journal.rememberTypeMatches(positions, for: ObjectIdentifier(T.self))
     }
 
     /// The keys of the chain's unshadowed definitions whose declared type satisfies `matches`.
@@ -253,7 +279,8 @@ extension ApplicationContext {
     }
 }
 
-/// A definition whose objects are `T`s; its value when it is a made singleton.
+/// A definition whose objects are `T`s; its value when it is a made singleton. Lives for one
+/// lookup by type only (the cache keeps `TypeMatchPosition`s, which own nothing).
 struct TypeMatch<T> {
     let context: ApplicationContext
     let index: Int
