@@ -13,7 +13,7 @@ import Darwin
 /// A deadlocked test's threads sleep on locks and conditions and use none; a slow but working
 /// run (a loaded machine, the thread sanitizer, a starved scheduler) keeps using some, so it is
 /// waited for however long it takes. While other tests of a parallel run still work, a deadlock
-/// is reported once they are done (or stuck too). See Docs/Testing.md, "Waiting for threads".
+/// is reported once they are done (or stuck too). See Docs/Testing.md, "Contributing".
 enum ConcurrencyHangGuard {
     /// How long the process must go without progress before a wait calls it a hang.
     static let stalledSeconds = 120
