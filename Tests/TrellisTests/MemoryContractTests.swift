@@ -98,6 +98,14 @@ struct MemoryRequestFactory: ObjectFactory {
     }
 }
 
+/// Replaces the request's session with a double.
+struct MemoryRequestDoubles: ObjectFactory {
+    let tracker: MadeTracker
+    var definitions: Definitions {
+        createSingleton("session") { [tracker] r in MemorySession(tracker, store: try r.object("store")) }
+    }
+}
+
 /// Which context the operation is performed on.
 enum MemorySubject: String, CaseIterable, Sendable {
     /// The app context alone.
@@ -153,7 +161,7 @@ enum MemorySyncOperation: String, CaseIterable, Sendable {
     case objectOfClass, objectOfProtocol, objectOfAmbiguousProtocol
     case objectsOfProtocol, objectsOfAnyObject, objectsOfClass
     case injectInto, validateFactory, validateContext
-    case description, graph, startupReport, withCurrent, close
+    case description, namesAndContains, graph, startupReport, withCurrent, overridingChild, close
 
     func perform(on contexts: MemoryContexts) throws {
         let subject = contexts.subject
@@ -183,7 +191,16 @@ enum MemorySyncOperation: String, CaseIterable, Sendable {
             let report = subject.validate()
             #expect(report.problems.isEmpty)
             _ = report.graph(.mermaid)
-        case .description: #expect(!subject.description.isEmpty)
+        case .description:
+            #expect(!subject.description.isEmpty)
+            #expect(!subject.description(includingParents: true).isEmpty)
+        case .namesAndContains:
+            #expect(subject.contains("storage") && !subject.contains("missing"))
+            #expect(!subject.keys.isEmpty && subject.parent === contexts.child?.parent)
+        case .overridingChild:
+            // A context with test doubles, under the subject, asked by type and dropped.
+            let doubled = try ApplicationContext(MemoryRequestFactory(tracker: contexts.tracker), overriding: MemoryRequestDoubles(tracker: contexts.tracker), parent: subject)
+            #expect(try doubled.objects(of: (any MemoryPlugin).self).count >= 4)
         case .graph:
             #expect(!subject.graph(.dot).isEmpty)
             #expect(!subject.graph(.mermaid).isEmpty)
