@@ -9,7 +9,7 @@ import Darwin
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
 //         concurrent-distinct child bytype description10000 allocations asyncSingleton asyncStart
-//         injection-default screen]
+//         injection-default screen] [soak]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
 // hand-written `Mutex`-guarded keyed container (`baseline`, Baseline.swift) and the initialisers
@@ -18,6 +18,9 @@ import Darwin
 // scenarios have floors of their own (`arc-floor`, one-thread rows, `singleton project` for
 // `parent3` and `optional`); each scenario's doc comment says what its contenders measure. The
 // `allocations` rows count Swift heap allocations per lookup or request (AllocationCounter.swift).
+//
+// `soak` (SoakScenario.swift) runs only when named: it checks memory, not speed, over 110,000
+// request contexts (about 20 s in release), so the default run stays as quick as it was.
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
@@ -25,20 +28,24 @@ let scenarios = [
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
+/// Run only when named on the command line, never by the default run.
+let optInScenarios = ["soak"]
 
 var requested = Set<String>()
 for argument in CommandLine.arguments.dropFirst() {
     if let group = groups[argument] {
         requested.formUnion(group)
-    } else if scenarios.contains(argument) {
+    } else if scenarios.contains(argument) || optInScenarios.contains(argument) {
         requested.insert(argument)
     } else {
-        print("unknown scenario '\(argument)'; known: \(scenarios.joined(separator: " ")) (or bootstrap)")
+        print("unknown scenario '\(argument)'; known: \((scenarios + optInScenarios).joined(separator: " ")) (or bootstrap)")
         exit(2)
     }
 }
 let chosen = requested
-func wants(_ scenario: String) -> Bool { chosen.isEmpty || chosen.contains(scenario) }
+func wants(_ scenario: String) -> Bool {
+    optInScenarios.contains(scenario) ? chosen.contains(scenario) : chosen.isEmpty || chosen.contains(scenario)
+}
 
 let report = Report()
 if wants("singleton") || wants("alias") || wants("parent") { singletonLookups(report, wants) }
@@ -58,6 +65,7 @@ if wants("allocations") { allocations(report) }
 if wants("asyncSingleton") { asyncSingletonLookup(report) }
 if wants("asyncStart") { asyncStart(report) }
 if wants("injection-default") { injectionWithDefault(report) }
+if wants("soak") { soak(report) }
 
 /// The ratios of the rows measured.
 @MainActor

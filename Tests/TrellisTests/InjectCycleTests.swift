@@ -1,4 +1,3 @@
-import Dispatch
 import Testing
 import Trellis
 
@@ -193,20 +192,22 @@ private struct RaceFactory: ObjectFactory {
     }
 }
 
-@Test(.timeLimit(.minutes(1)))
-func propertyCycleFirstAskedOnTwoThreadsAtOnceCompletesConsistently() throws {
+@Test func propertyCycleFirstAskedOnTwoThreadsAtOnceCompletesConsistently() async throws {
     for round in 1...20 {
-        let context = try ApplicationContext(RaceFactory(started: InjCounter()))
+        let context = try Sync.start(RaceFactory(started: InjCounter()))
         let failures = InjCounter()
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
+        // Two threads of their own, watched by the hang guard: a deadlock fails the test, a
+        // slow machine only makes it slower (no wall-clock limit).
+        let done = ConcurrencyThreads.start(2) { index in
             do {
                 _ = try context.object(index == 0 ? "a" : "b", as: AnyObject.self)
             } catch {
                 failures.increment()
             }
         }
-        let a = try context.object("a", as: RaceA.self)
-        let b = try context.object("b", as: RaceB.self)
+        try #require(await opensInTime(done), "round \(round): the two lookups did not return: deadlock")
+        let a = try Sync.object(context, "a", as: RaceA.self)
+        let b = try Sync.object(context, "b", as: RaceB.self)
         #expect(failures.value == 0, "round \(round)")
         #expect(a.b === b, "round \(round)")
         #expect(b.a === a, "round \(round)")

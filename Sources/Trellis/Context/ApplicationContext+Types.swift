@@ -14,6 +14,10 @@ extension ApplicationContext {
     ///   naming the first async definition (in declaration order) it would have to make to find
     ///   out, and any error of making the objects it had to make.
     public func object<T>(of type: T.Type) throws(ContextError) -> T {
+        if let positions = try cachedPositions(of: T.self), positions.count == 1 {
+            if let value = madeSingleton(at: positions[0], as: T.self) { return value }
+            return try ancestor(positions[0].levels).takeUnretainedValue().resolve(positions[0].index, as: T.self, from: nil)
+        }
         let found = try typeMatches(T.self)
         if let value = try only(found, of: T.self) { return value }
         return try found[0].context.resolve(found[0].index, as: T.self, from: nil)
@@ -23,13 +27,24 @@ extension ApplicationContext {
     /// and superclasses match), own definitions in declaration order first.
     ///
     /// Makes what ``object(of:)-8j4bq`` makes to find out; prototypes in the result are new instances.
-    /// Once every singleton involved is made, later calls for the same type reuse what the first
-    /// one found.
+    /// Once every singleton involved is made, later calls for the same type reuse where the
+    /// first one found them.
     ///
     /// - Throws: any error of making the objects it had to make; ``ContextError/requiresAwait(key:path:)``
     ///   for an async definition it would have to make (use the async form).
     public func objects<T>(of type: T.Type) throws(ContextError) -> [T] {
         var result: [T] = []
+        if let positions = try cachedPositions(of: T.self) {
+            result.reserveCapacity(positions.count)
+            for position in positions {
+                if let value = madeSingleton(at: position, as: T.self) {
+                    result.append(value)
+                } else {
+                    result.append(try ancestor(position.levels).takeUnretainedValue().resolve(position.index, as: T.self, from: nil))
+                }
+            }
+            return result
+        }
         for match in try typeMatches(T.self) {
             if let value = match.value {
                 result.append(value)
@@ -42,6 +57,10 @@ extension ApplicationContext {
 
     /// ``object(of:)``, making async definitions by awaiting them.
     public func object<T>(of type: T.Type) async throws(ContextError) -> T {
+        if let positions = try cachedPositions(of: T.self), positions.count == 1 {
+            if let value = madeSingleton(at: positions[0], as: T.self) { return value }
+            return try await ancestor(positions[0].levels).takeUnretainedValue().resolveAsync(positions[0].index, as: T.self, from: nil)
+        }
         let found = try await typeMatchesAsync(T.self)
         if let value = try only(found, of: T.self) { return value }
         return try await found[0].context.resolveAsync(found[0].index, as: T.self, from: nil)
@@ -50,6 +69,17 @@ extension ApplicationContext {
     /// ``objects(of:)``, making async definitions by awaiting them.
     public func objects<T>(of type: T.Type) async throws(ContextError) -> [T] {
         var result: [T] = []
+        if let positions = try cachedPositions(of: T.self) {
+            result.reserveCapacity(positions.count)
+            for position in positions {
+                if let value = madeSingleton(at: position, as: T.self) {
+                    result.append(value)
+                } else {
+                    result.append(try await ancestor(position.levels).takeUnretainedValue().resolveAsync(position.index, as: T.self, from: nil))
+                }
+            }
+            return result
+        }
         for match in try await typeMatchesAsync(T.self) {
             if let value = match.value {
                 result.append(value)
@@ -75,7 +105,6 @@ extension ApplicationContext {
     /// Every definition of the chain whose objects are `T`s, unshadowed, in order. A made
     /// singleton's value is included.
     private func typeMatches<T>(_ type: T.Type) throws(ContextError) -> [TypeMatch<T>] {
-        if let cached: [TypeMatch<T>] = try cachedMatches() { return cached }
         var result: [TypeMatch<T>] = []
         var complete = true
         for (context, index) in candidates(of: T.self) {
@@ -99,7 +128,6 @@ extension ApplicationContext {
     }
 
     private func typeMatchesAsync<T>(_ type: T.Type) async throws(ContextError) -> [TypeMatch<T>] {
-        if let cached: [TypeMatch<T>] = try cachedMatches() { return cached }
         var result: [TypeMatch<T>] = []
         var complete = true
         for (context, index) in candidates(of: T.self) {
@@ -229,27 +257,58 @@ extension ApplicationContext {
 
     // MARK: The cache of matches
 
-    /// The matches found last time, if every one of them is stable: every singleton involved
-    /// is made (a made singleton never changes), every prototype's kind is known.
-    private func cachedMatches<T>() throws(ContextError) -> [TypeMatch<T>]? {
-        for context in chain where context.isClosed { throw context.closedError(looking: String(reflecting: T.self)) }
-        return journal.typeMatches(for: ObjectIdentifier(T.self)) as? [TypeMatch<T>]
+    /// Where the matches were found last time, if every one of them is stable: every singleton
+    /// involved is made (a made singleton never changes), every prototype's kind is known.
+    ///
+    /// The cache holds positions only (`TypeMatchPosition`), never a context or an object: the
+    /// contexts are this one's chain, and a singleton's value is read from its record, as a
+    /// lookup by key reads it (`madeSingleton(at:as:)`; a prototype is made anew by every call).
+    ///
+    /// - Throws: `contextClosed` when a context of the chain is closed.
+    private func cachedPositions<T>(of type: T.Type) throws(ContextError) -> [TypeMatchPosition]? {
+        var context: Unmanaged<ApplicationContext>? = .passUnretained(self)
+        while let current = context {
+            let (closed, parent) = current._withUnsafeGuaranteedRef { ($0.isClosed, $0.parentRef) }
+            if closed { throw current.takeUnretainedValue().closedError(looking: String(reflecting: T.self)) }
+            context = parent
+        }
+        return journal.typeMatches(for: ObjectIdentifier(T.self))
+    }
+
+    /// The context `levels` up this one's chain (0: itself), unretained: this context holds it.
+    private func ancestor(_ levels: Int) -> Unmanaged<ApplicationContext> {
+        var context = Unmanaged.passUnretained(self)
+        for _ in 0..<levels {
+            // A cached position's levels are within the chain it was found on, which never changes.
+            context = context._withUnsafeGuaranteedRef { $0.parentRef! }
+        }
+        return context
+    }
+
+    /// The made singleton at `position` as a `T`, read from its record without a lock or a
+    /// retain of its context; `nil` for a prototype, or a singleton not made.
+    private func madeSingleton<T>(at position: TypeMatchPosition, as type: T.Type) -> T? {
+        ancestor(position.levels)._withUnsafeGuaranteedRef { context -> T? in
+            guard let made = context.records[position.index].published.load(ordering: .acquiring) else { return nil }
+            if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.assumingMemoryBound(to: T.self).pointee }
+            func cast<Object>(_: Object.Type) -> T? { made.assumingMemoryBound(to: Object.self).pointee as? T }
+            return cast(context.records[position.index].objectType)
+        }
     }
 
     private func cache<T>(_ matches: [TypeMatch<T>]) {
         guard !isValidation else { return }
         // Only once every singleton of the chain is made: until then a later call may find a
         // lazy singleton's dynamic type differently declared (it is made then).
-        for context in chain {
+        let contexts = Array(chain)
+        for context in contexts {
             for index in 0..<context.count where context.records[index].scope.isSingleton && !context.isMade(index) { return }
         }
-        let settled = matches.map { match -> TypeMatch<T> in
-            // A prototype is made anew by every call; a singleton's value is kept.
-            guard match.context.records[match.index].scope.isSingleton else { return TypeMatch(context: match.context, index: match.index, value: nil) }
-            guard match.value == nil, let made = try? match.context.resolve(match.index, as: T.self, from: nil) else { return match }
-            return TypeMatch(context: match.context, index: match.index, value: made)
+        // Every match's context is on the chain: `candidates` walks it.
+        let positions = matches.map { match in
+            TypeMatchPosition(levels: contexts.firstIndex { $0 === match.context }!, index: match.index)
         }
-        journal.rememberTypeMatches(settled, for: ObjectIdentifier(T.self))
+        journal.rememberTypeMatches(positions, for: ObjectIdentifier(T.self))
     }
 
     /// The keys of the chain's unshadowed definitions whose declared type satisfies `matches`.
@@ -264,7 +323,8 @@ extension ApplicationContext {
     }
 }
 
-/// A definition whose objects are `T`s; its value when it is a made singleton.
+/// A definition whose objects are `T`s; its value when it is a made singleton. Lives for one
+/// lookup by type only (the cache keeps `TypeMatchPosition`s, which own nothing).
 struct TypeMatch<T> {
     let context: ApplicationContext
     let index: Int

@@ -32,13 +32,24 @@ struct ContextJournal {
     var analysedStartup: (entries: [StartupReport.Entry], criticalPath: [String])?
     /// Whether a prototype's objects are of a queried type (lookup by type).
     var kinds: [KindKey: Bool] = [:]
-    /// Per queried type: what `objects(of:)` found, once it can no longer change.
-    var typeMatches: [ObjectIdentifier: Any] = [:]
+    /// Per queried type: where `objects(of:)` found its matches, once that can no longer change.
+    ///
+    /// Positions, not objects or contexts: the journal belongs to the context, so anything it
+    /// retained that leads back to the context (the context itself, a child's parent chain, a
+    /// singleton) would keep the context and everything it made alive forever.
+    var typeMatches: [ObjectIdentifier: [TypeMatchPosition]] = [:]
 
     struct KindKey: Hashable {
         let definition: Int
         let type: ObjectIdentifier
     }
+}
+
+/// Where a lookup by type found a match: definition `index` of the context `levels` up the
+/// asking context's parent chain (0: itself). Owns nothing.
+struct TypeMatchPosition: Sendable {
+    let levels: Int
+    let index: Int
 }
 
 /// The operations on a context's journal, each taking `Coordinator.lock` briefly.
@@ -76,17 +87,14 @@ struct JournalAccess {
         Coordinator.lock.withLock { context.journalStorage.kinds[.init(definition: definition, type: type)] = matches }
     }
 
-    func typeMatches(for type: ObjectIdentifier) -> Any? {
+    func typeMatches(for type: ObjectIdentifier) -> [TypeMatchPosition]? {
         Coordinator.lock.withLock { context.journalStorage.typeMatches[type] }
     }
 
-    func rememberTypeMatches(_ matches: Any, for type: ObjectIdentifier) {
-        let replaced = Coordinator.lock.withLock { () -> Any? in
-            defer { context.journalStorage.typeMatches[type] = matches }
-            return context.journalStorage.typeMatches[type]
-        }
-        // Released after the lock: nothing is released while it is held.
-        withExtendedLifetime(replaced) {}
+    func rememberTypeMatches(_ matches: [TypeMatchPosition], for type: ObjectIdentifier) {
+        // Positions hold no user object: replacing one releases nothing of the user's under
+        // the lock.
+        Coordinator.lock.withLock { context.journalStorage.typeMatches[type] = matches }
     }
 
     /// Every distinct edge, in the order first recorded.

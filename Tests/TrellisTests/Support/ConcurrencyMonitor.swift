@@ -6,12 +6,53 @@ import Musl
 import Darwin
 #endif
 
-/// How long a concurrency test waits for another thread before it reports a hang as a failure.
+/// When a concurrency test's wait for another thread gives up and reports a hang.
 ///
-/// A guard against a deadlock hanging the suite, never a timing assertion: a healthy run waits
-/// far less, however loaded the machine.
+/// Never a timing assertion, and not a wall-clock limit either: a wait gives up only once the
+/// whole test process has made no progress — used almost no CPU time — for ``stalledSeconds``.
+/// A deadlocked test's threads sleep on locks and conditions and use none; a slow but working
+/// run (a loaded machine, the thread sanitizer, a starved scheduler) keeps using some, so it is
+/// waited for however long it takes. While other tests of a parallel run still work, a deadlock
+/// is reported once they are done (or stuck too). See Docs/Testing.md, "Contributing".
 enum ConcurrencyHangGuard {
-    static let seconds = 120
+    /// How long the process must go without progress before a wait calls it a hang.
+    static let stalledSeconds = 120
+    /// How often a waiting thread looks for progress.
+    static let sliceSeconds = 5
+    /// The CPU time the process must use in one slice for that slice to count as progress:
+    /// far more than an idle, deadlocked process uses (5% of one core), far less than a starved
+    /// one with a runnable thread gets.
+    static let progressNanoseconds = 250_000_000
+
+    /// Tracks the process's progress for one wait.
+    struct Watch {
+        private var lastCPU = Self.processCPUNanoseconds()
+        private var stalledSince = Self.monotonicSeconds()
+
+        /// Called after each slice: `true` once no slice showed progress for `stalledSeconds`.
+        mutating func hasStalled() -> Bool {
+            let cpu = Self.processCPUNanoseconds()
+            let now = Self.monotonicSeconds()
+            defer { lastCPU = cpu }
+            if cpu - lastCPU >= ConcurrencyHangGuard.progressNanoseconds {
+                stalledSince = now
+                return false
+            }
+            return now - stalledSince >= ConcurrencyHangGuard.stalledSeconds
+        }
+
+        private static func processCPUNanoseconds() -> Int {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Int(time.tv_sec) * 1_000_000_000 + Int(time.tv_nsec)
+        }
+
+        private static func monotonicSeconds() -> Int {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return Int(time.tv_sec)
+        }
+    }
 }
 
 /// A pthread mutex and condition variable, with waits bounded by ``ConcurrencyHangGuard``.
@@ -53,14 +94,19 @@ final class ConcurrencyMonitor: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 
-    /// With the mutex held: waits until `isDone()` holds or the hang guard runs out, and returns
-    /// `isDone()`.
+    /// With the mutex held: waits until `isDone()` holds or the hang guard gives up (the process
+    /// stopped progressing: ``ConcurrencyHangGuard``), and returns `isDone()`.
     func waitLocked(until isDone: () -> Bool) -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        deadline.tv_sec += ConcurrencyHangGuard.seconds
+        var watch = ConcurrencyHangGuard.Watch()
         while !isDone() {
-            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return isDone() }
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            deadline.tv_sec += ConcurrencyHangGuard.sliceSeconds
+            while !isDone() {
+                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+            }
+            if isDone() { return true }
+            if watch.hasStalled() { return false }
         }
         return true
     }

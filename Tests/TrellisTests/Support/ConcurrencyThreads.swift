@@ -67,3 +67,15 @@ final class ConcurrencyWeak: @unchecked Sendable {
         self.label = label
     }
 }
+
+/// Runs `body` on a dedicated thread and suspends until it returns, without blocking a thread
+/// of the cooperative pool; `nil` if the hang guard gave up waiting (``ConcurrencyHangGuard``:
+/// the process stopped progressing, a deadlock), never because the machine is slow.
+func finishesOnAThread<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R? {
+    let result = ConcurrencyGuarded<R?>(nil)
+    let done = ConcurrencyThreads.start(1) { _ in
+        let value = body()
+        result.withLock { $0 = value }
+    }
+    return await opensInTime(done) ? result.value : nil
+}
