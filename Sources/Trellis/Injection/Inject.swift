@@ -216,7 +216,7 @@ public struct Inject<Value> {
         }
         let context = request.pointee.context
         if field.pointee.header.isLazy {
-            guard context.contains(key) else { return try fillMissing(field, request) }
+            guard request.pointee.answers(key) else { return try fillMissing(field, request) }
             field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), field: request.pointee.field, requester: request.pointee.requesterIndex, file: field.pointee.header.file, line: field.pointee.header.line))
             field.pointee.header.isPending = false
             return true
