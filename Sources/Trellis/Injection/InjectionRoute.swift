@@ -14,10 +14,6 @@ final class InjectionRoute: @unchecked Sendable {
     // Safe: immutable after init; `targets` is written only in init and freed in deinit.
     @usableFromInline
     struct Target {
-        /// The key the target was found for: the wrapper's own key, or `nil` for the property's
-        /// name. A route kept for children is taken only for an object whose wrappers have the
-        /// same keys (`matches(_:)`).
-        let key: String?
         /// The definition in the context `levels` parents up; -1 when none answers.
         let index: Int
         /// How many parents up from the injecting context; for a key nobody answers, the last
@@ -27,6 +23,10 @@ final class InjectionRoute: @unchecked Sendable {
 
     let plan: InjectionPlan
     let targets: UnsafeMutablePointer<Target>
+    /// The key each target was found for: the wrapper's own key, or `nil` for the property's
+    /// name. A route kept for children is taken only for an object whose wrappers have the same
+    /// keys (`matches(_:)`). Apart from the targets, which stay trivial to read.
+    let keys: [String?]
     /// Shared by every context (a type without fields): never released by a record.
     let isShared: Bool
 
@@ -55,6 +55,8 @@ final class InjectionRoute: @unchecked Sendable {
         self.plan = plan
         self.isShared = isShared
         targets = .allocate(capacity: max(plan.fields.count, 1))
+        var keys: [String?] = []
+        keys.reserveCapacity(plan.fields.count)
         var last = 0
         var up = context.parentRef
         while let parent = up {
@@ -65,8 +67,10 @@ final class InjectionRoute: @unchecked Sendable {
             let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             let key = header.pointee.key
             let found = context.definition(answering: NameTable.lookupKey(key ?? field.property))
-            (targets + position).initialize(to: Target(key: key, index: found?.index ?? -1, levels: found?.levels ?? last))
+            (targets + position).initialize(to: Target(index: found?.index ?? -1, levels: found?.levels ?? last))
+            keys.append(key)
         }
+        self.keys = keys
     }
 
     /// Whether the wrappers of the object at `base` have the keys this route was found for:
@@ -74,13 +78,12 @@ final class InjectionRoute: @unchecked Sendable {
     func matches(_ base: UnsafeMutableRawPointer) -> Bool {
         for position in plan.fields.indices {
             let header = (base + plan.fields[position].headerOffset).assumingMemoryBound(to: InjectHeader.self)
-            guard header.pointee.key == targets[position].key else { return false }
+            guard header.pointee.key == keys[position] else { return false }
         }
         return true
     }
 
     deinit {
-        targets.deinitialize(count: plan.fields.count)
         targets.deallocate()
     }
 }
@@ -110,20 +113,20 @@ extension InjectRequest {
         guard let context = openContext(levels: target.pointee.levels) else { return .lookUp }
         let index = target.pointee.index
         guard index >= 0 else { return .missing }
-        return context._withUnsafeGuaranteedRef { context in
+        let routed = context._withUnsafeGuaranteedRef { context -> RoutedField in
             guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
-            if context.records[index].scope == .prototype {
-                requester.recordEdge(to: index, levels: target.pointee.levels)
-                return .prototype
-            }
+            if context.records[index].scope == .prototype { return .prototype }
             guard let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
-            requester.recordEdge(to: index, levels: target.pointee.levels)
             return .made(made)
         }
+        if case .lookUp = routed { return .lookUp }
+        requester.recordEdge(to: index, levels: target.pointee.levels)
+        return routed
     }
 
     /// The context `levels` parents up from the injecting one, if it and every context on the
     /// way are open. Unretained: the injecting context keeps its parents alive.
+    @inline(__always)
     private func openContext(levels: Int) -> Unmanaged<ApplicationContext>? {
         var context = requester.context
         var level = 0
