@@ -93,9 +93,10 @@ final class InjectionRoute: @unchecked Sendable {
 enum RoutedField {
     /// The made singleton, declared as the field's type, is here.
     case made(UnsafeRawPointer)
-    /// A synchronous prototype declared as the field's type: `makePrototype(into:)` makes it
-    /// without looking its key up again.
-    case prototype
+    /// A synchronous prototype declared as the field's type, or (in a synchronous injection) a
+    /// synchronous singleton not made yet: `makeTarget(into:)` makes it without looking its key
+    /// up again.
+    case toMake
     /// No context answers to the key.
     case missing
     /// Look it up by name.
@@ -115,8 +116,11 @@ extension InjectRequest {
         guard index >= 0 else { return .missing }
         let routed = context._withUnsafeGuaranteedRef { context -> RoutedField in
             guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
-            if context.records[index].scope == .prototype { return .prototype }
-            guard let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
+            if context.records[index].scope == .prototype { return .toMake }
+            guard let made = context.records[index].published.load(ordering: .acquiring) else {
+                // An async injection awaits a singleton being made rather than block for it.
+                return isAsync ? .lookUp : .toMake
+            }
             return .made(made)
         }
         if case .lookUp = routed { return .lookUp }
@@ -148,10 +152,11 @@ extension InjectRequest {
         return context.contains(name)
     }
 
-    /// Makes the prototype the route names for this field (after `routed` said `.prototype`)
-    /// into `result`, uninitialised memory of the field's type.
+    /// Makes the object the route names for this field (after `routed` said `.toMake`) into
+    /// `result`, uninitialised memory of the field's type: as a lookup by name would, once it
+    /// found the definition.
     @usableFromInline
-    func makePrototype(into result: UnsafeMutableRawPointer) throws(ContextError) {
+    func makeTarget(into result: UnsafeMutableRawPointer) throws(ContextError) {
         let target = target!.pointee
         let requester = requester
         var found = requester.context
