@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Trellis
 
@@ -54,6 +55,24 @@ private struct RouteKeyedRequestFactory: ObjectFactory {
         createSingleton("bob") { RouteUser() }
         createSingleton("handler") { [key] in RouteKeyedHandler(key: key) }
     }
+}
+
+/// A prototype whose objects name, in turn, the keys of `keys`.
+private struct RouteTurnFactory: ObjectFactory {
+    let keys = RouteKeyTurns(["alice", "bob"])
+    var definitions: Definitions {
+        createSingleton("alice") { RouteUser() }
+        createSingleton("bob") { RouteUser() }
+        createPrototype("handler") { [keys] in RouteKeyedHandler(key: keys.next()) }
+    }
+}
+
+/// Hands out its keys in turn, from any thread.
+private final class RouteKeyTurns: Sendable {
+    private let keys: [String]
+    private let count = Atomic<Int>(0)
+    init(_ keys: [String]) { self.keys = keys }
+    func next() -> String { keys[count.add(1, ordering: .relaxed).oldValue % keys.count] }
 }
 
 /// Weak references to one request's context and objects, checked once it is dropped.
@@ -141,6 +160,15 @@ private final class RouteRequestRefs {
             let handler = try child.object("handler", as: RouteKeyedHandler.self)
             #expect(handler.chosen === (try child.object(key, as: RouteUser.self)))
         }
+    }
+
+    @Test func objectsOfOneDefinitionWhoseWrappersNameOtherKeysAreInjectedByThoseKeys() throws {
+        let context = try ApplicationContext(RouteTurnFactory())
+        let alice = try context.object("alice", as: RouteUser.self)
+        let bob = try context.object("bob", as: RouteUser.self)
+        let chosen = try (0..<4).map { _ in try context.object("handler", as: RouteKeyedHandler.self).chosen }
+        #expect(chosen.map { $0 === alice } == [true, false, true, false])
+        #expect(chosen.map { $0 === bob } == [false, true, false, true])
     }
 
     @Test func childrenMadeOnManyThreadsAtOnceInjectTheirOwnObjects() throws {

@@ -27,6 +27,8 @@ final class InjectionRoute: @unchecked Sendable {
     /// name. A route kept for children is taken only for an object whose wrappers have the same
     /// keys (`matches(_:)`). Apart from the targets, which stay trivial to read.
     let keys: [String?]
+    /// Every key is `nil`: each field is looked up by its property's name.
+    let keysAreNames: Bool
     /// Shared by every context (a type without fields): never released by a record.
     let isShared: Bool
 
@@ -70,17 +72,35 @@ final class InjectionRoute: @unchecked Sendable {
             (targets + position).initialize(to: Target(index: found?.index ?? -1, levels: found?.levels ?? last))
             keys.append(key)
         }
+        keysAreNames = keys.allSatisfy { $0 == nil }
         self.keys = keys
     }
 
     /// Whether the wrappers of the object at `base` have the keys this route was found for:
     /// keys are values, set by each object's initialiser, so a child's object could name others.
     func matches(_ base: UnsafeMutableRawPointer) -> Bool {
-        for position in plan.fields.indices {
-            let header = (base + plan.fields[position].headerOffset).assumingMemoryBound(to: InjectHeader.self)
+        let fields = plan.fields
+        if keysAreNames {
+            // The common case, without copying or comparing a string: no wrapper names a key.
+            for position in fields.indices where (base + fields[position].headerOffset).assumingMemoryBound(to: InjectHeader.self).pointee.key != nil {
+                return false
+            }
+            return true
+        }
+        for position in fields.indices {
+            let header = (base + fields[position].headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.key == keys[position] else { return false }
         }
         return true
+    }
+
+    /// The target of field `position` for a wrapper whose header is `header`, if the wrapper has
+    /// the key the target was found for; `nil` (look it up by name) for an object of the same
+    /// definition whose initialiser chose another.
+    @inline(__always)
+    func target(_ position: Int, for header: UnsafeMutablePointer<InjectHeader>) -> UnsafePointer<Target>? {
+        if keysAreNames ? header.pointee.key != nil : header.pointee.key != keys[position] { return nil }
+        return UnsafePointer(targets + position)
     }
 
     deinit {
