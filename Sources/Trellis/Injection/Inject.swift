@@ -316,7 +316,16 @@ extension Inject.Storage: Sendable where Value: Sendable {}
 enum OptionalNone {
     @usableFromInline
     static func value<Value>(of type: Value.Type) -> Value? {
-        (type as? any OptionalProtocol.Type)?.none as? Value
+        // The conformance found is `Value`'s own, so its `nil` is a `Value`: reinterpreted, not
+        // cast back (a second dynamic cast, about a thousand instructions).
+        (type as? any OptionalProtocol.Type)?.none(as: Value.self)
+    }
+}
+
+extension OptionalProtocol {
+    /// `none`, as `Value`, which must be this type.
+    static func none<Value>(as type: Value.Type) -> Value {
+        unsafeBitCast(Self.none, to: Value.self)
     }
 }
 
