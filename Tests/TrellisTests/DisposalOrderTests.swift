@@ -302,3 +302,33 @@ struct LazyPropertyDisposalOrderTests {
         #expect(log.keys == ["user", "store"])
     }
 }
+
+/// Not disposable: reaches `store` through a `.lazy` property, made when first read.
+private final class LazyRelay: @unchecked Sendable {
+    // Unchecked: as `LazyUser`'s.
+    @Inject(.lazy) var store: DisposableProbe
+}
+
+/// `owner` (disposable) keeps `relay` (not disposable), whose lazy `store` is made last.
+private struct RelayFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createSingleton("owner") { [log] r in DisposableProbe("owner", log: log, dependencies: [try r.object("relay", as: LazyRelay.self)]) }
+        createSingleton("relay") { LazyRelay() }
+        createSingleton("store") { [log] in DisposableProbe("store", log: log) }
+    }
+}
+
+@Suite("Close: disposal order through objects that dispose nothing")
+struct RelayDisposalOrderTests {
+    /// Objects that dispose nothing are left out of the order, not the edges through them:
+    /// `owner` goes before `store`, which its `relay` made after it (Docs/Lifecycle.md).
+    @Test func ownerIsDisposedBeforeWhatAnObjectItUsesMadeLater() throws {
+        let log = DisposalLog()
+        let context = try ApplicationContext(RelayFactory(log: log))
+        let owner = try context.object("owner", as: DisposableProbe.self)
+        #expect((owner.dependencies.first?.value as? LazyRelay)?.store.key == "store")
+        try context.close()
+        #expect(log.keys == ["owner", "store"])
+    }
+}

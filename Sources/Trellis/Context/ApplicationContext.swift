@@ -49,6 +49,9 @@ public final class ApplicationContext: Sendable {
     let isValidation: Bool
     /// What `close()` has done so far; guarded by `Coordinator.lock`.
     @exclusivity(unchecked) nonisolated(unsafe) var closing = ClosingState.open
+    /// The injection routes of this context's children (`ChildRoutes`), retained; made when a
+    /// child first injects an object, released with the context.
+    let childRoutesStorage = Atomic<Unmanaged<ChildRoutes>?>(nil)
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
     /// eager singletons in declaration order.
@@ -140,6 +143,7 @@ public final class ApplicationContext: Sendable {
     }
 
     deinit {
+        childRoutesStorage.load(ordering: .acquiring)?.release()
         records.deinitialize(count: count)
         states.deinitialize(count: count)
         UnsafeMutableRawPointer(records).deallocate()

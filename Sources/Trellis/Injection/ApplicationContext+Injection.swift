@@ -144,7 +144,7 @@ extension ApplicationContext {
             let field = plan.fields.baseAddress! + position
             let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.isPending else { continue }
-            var request = request(plan, field, route.map { UnsafePointer($0.targets + position) }, index, resolution, isAsync: false)
+            var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: false)
             do throws(ContextError) {
                 _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
                     try header.pointee.fill(base + field.pointee.offset, request, nil)
@@ -181,7 +181,7 @@ extension ApplicationContext {
             let field = plan.fields.baseAddress! + position
             let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
             guard header.pointee.isPending else { continue }
-            var request = request(plan, field, route.map { UnsafePointer($0.targets + position) }, index, resolution, isAsync: true)
+            var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: true)
             do throws(ContextError) {
                 let filled = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
                     try header.pointee.fill(base + field.pointee.offset, request, nil)

@@ -163,7 +163,8 @@ public struct Inject<Value> {
     /// Fills the wrapper at `address` for `request`: the per-property work of injection.
     ///
     /// With `provided` (the result of an async lookup), stores it. Otherwise a field whose route
-    /// leads to a made singleton is copied straight from it; anything else is looked up by name,
+    /// leads to a made singleton is copied straight from it, and one whose route leads to a
+    /// synchronous definition to make has it made without a lookup; anything else is looked up by name,
     /// synchronously, except that an async injection (`request.isAsync`) takes only a made
     /// singleton that way and returns `false` when the object must be made by an async lookup.
     /// A property that already holds a value is left alone; one whose lookup throws stays pending.
@@ -184,9 +185,9 @@ public struct Inject<Value> {
             case let .made(made):
                 field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
                 return true
-            case .prototype:
+            case .toMake:
                 try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) in
-                    try request.pointee.makePrototype(into: UnsafeMutableRawPointer(buffer.baseAddress!))
+                    try request.pointee.makeTarget(into: UnsafeMutableRawPointer(buffer.baseAddress!))
                     field.pointee.store(buffer.baseAddress!.move())
                 }
                 return true
@@ -216,7 +217,7 @@ public struct Inject<Value> {
         }
         let context = request.pointee.context
         if field.pointee.header.isLazy {
-            guard context.contains(key) else { return try fillMissing(field, request) }
+            guard request.pointee.answers(key) else { return try fillMissing(field, request) }
             field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), field: request.pointee.field, requester: request.pointee.requesterIndex, file: field.pointee.header.file, line: field.pointee.header.line))
             field.pointee.header.isPending = false
             return true
@@ -315,7 +316,16 @@ extension Inject.Storage: Sendable where Value: Sendable {}
 enum OptionalNone {
     @usableFromInline
     static func value<Value>(of type: Value.Type) -> Value? {
-        (type as? any OptionalProtocol.Type)?.none as? Value
+        // The conformance found is `Value`'s own, so its `nil` is a `Value`: reinterpreted, not
+        // cast back (a second dynamic cast, about a thousand instructions).
+        (type as? any OptionalProtocol.Type)?.none(as: Value.self)
+    }
+}
+
+extension OptionalProtocol {
+    /// `none`, as `Value`, which must be this type.
+    static func none<Value>(as type: Value.Type) -> Value {
+        unsafeBitCast(Self.none, to: Value.self)
     }
 }
 

@@ -23,8 +23,17 @@ enum Disposal {
         }
     }
 
+    /// Whether `value` is a class instance adopting neither protocol, with any isolation: known
+    /// from its type's plan (kept for the process), without a cast. Values (an optional declared
+    /// type among them) answer `false` and are cast.
+    static func isNever(_ value: Any) -> Bool {
+        InjectionPlan.unretained(of: type(of: value))._withUnsafeGuaranteedRef(\.isNeverDisposable)
+    }
+
     init(of value: Any) {
-        if let disposable = value as? any AsyncDisposable {
+        if Self.isNever(value) {
+            self = .none
+        } else if let disposable = value as? any AsyncDisposable {
             self = .asynchronous(disposable)
         } else if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) {
             self = .onMainActor

@@ -9,8 +9,13 @@ enum DisposalOrder {
         let madeOrder: UInt64
     }
 
-    static func of(_ made: [Made], edges: [Edge], definitions count: Int) -> [Made] {
+    /// The disposable singletons of `made` in disposal order. Those never disposed are left out
+    /// before ordering (the edges through them still order the others): a request context
+    /// whose objects dispose nothing reads no edge.
+    static func of(_ made: [Made], edges: @autoclosure () -> [Edge], definitions count: Int) -> [Made] {
+        let made = made.filter { !Disposal.isNever($0.box.anyValue) }
         guard made.count > 1 else { return made }
+        let edges = edges()
         var successors = Array(repeating: [Int](), count: count)
         for edge in edges where edge.levels == 0 && edge.from != edge.to {
             successors[edge.from].append(edge.to)
