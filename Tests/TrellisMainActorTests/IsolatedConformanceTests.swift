@@ -67,6 +67,23 @@ nonisolated struct EditorFactory: ObjectFactory {
     }
 }
 
+/// Async main-actor closures of every scope: each closure checks it runs on the main actor.
+nonisolated struct AsyncMainActorScopesFactory: ObjectFactory {
+    let events: AppEvents
+    var definitions: Definitions {
+        createMainActorEagerSingleton("undo") { [events] () async -> UndoHistory in
+            MainActor.assertIsolated("an async main-actor eager closure ran off the main actor")
+            await Task.yield()
+            return UndoHistory(events: events)
+        }
+        createMainActorPrototype("draft") { r async throws -> DraftStore in
+            MainActor.assertIsolated("an async main-actor prototype closure ran off the main actor")
+            _ = try await r.object("undo", as: UndoHistory.self)
+            return DraftStore()
+        }
+    }
+}
+
 nonisolated struct FailingEditorFactory: ObjectFactory {
     let events: AppEvents
     struct Broken: Error {}
@@ -141,6 +158,23 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         #expect(events.all == ["editor injected"])
     }
 
+    @Test nonisolated func asyncMainActorEagerSingletonIsMadeByTheAsyncStartOffTheMainActor() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(AsyncMainActorScopesFactory(events: events))
+        #expect(context.startupReport.entries.map(\.key) == ["undo"])
+        let first: DraftStore = try await context.object("draft")
+        let second: DraftStore = try await context.object("draft")
+        #expect(first !== second)
+        try await context.close()
+        #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func synchronousStartOfAnAsyncMainActorEagerSingletonRequiresAwait() throws {
+        #expect(throws: ContextError.requiresAwait(key: "undo", path: ["undo"])) {
+            _ = try startSynchronously(AsyncMainActorScopesFactory(events: AppEvents()))
+        }
+    }
+
     @Test nonisolated func synchronousLookupOfAnUnmadeAsyncMainActorDefinitionRequiresAwait() async throws {
         let context = try await ApplicationContext(EditorFactory(events: AppEvents()))
         #expect(throws: ContextError.requiresAwait(key: "editor", path: ["editor"])) {
@@ -186,6 +220,10 @@ nonisolated func closeSynchronously(_ context: ApplicationContext) -> ContextErr
     } catch {
         return error
     }
+}
+
+nonisolated func startSynchronously(_ factory: some ObjectFactory) throws(ContextError) -> ApplicationContext {
+    try ApplicationContext(factory)
 }
 
 nonisolated func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: String, as type: T.Type) throws(ContextError) -> T {
