@@ -298,10 +298,13 @@ enum Lifecycle {
     }
 }
 
-/// Hands a value nobody else holds any more to an unstructured task.
+/// Hands an object to the one piece of code that uses it next: a task or a main-actor call.
 struct UncheckedSendable<Value>: @unchecked Sendable {
-    // Safe: used only for objects the context is dropping (a failed start, a singleton made
-    // after close began): the task that receives them is their last user.
+    // Safe: every use hands over an object that no other code can use meanwhile: objects the
+    // context is dropping or disposing (a failed start, a closed context's singletons, one made
+    // after close began), whose task or main-actor call is their last user; or an object being
+    // injected, not yet published, whose `didInject` the sender awaits on the main actor before it
+    // touches the object again.
     let value: Value
     init(_ value: Value) { self.value = value }
 }
