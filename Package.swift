@@ -20,11 +20,13 @@ let package = Package(
         ),
         .target(name: "TrellisTesting", dependencies: ["Trellis"]),
         .executableTarget(name: "TrellisBenchmarks", dependencies: ["Trellis"]),
-        .testTarget(name: "TrellisTests", dependencies: ["Trellis"]),
-        .testTarget(name: "TrellisTestingTests", dependencies: ["Trellis", "TrellisTesting"]),
+        // What the test targets share: a pthread lock the thread sanitizer can see (Guarded.swift).
+        .target(name: "TrellisTestSupport", path: "Tests/TrellisTestSupport"),
+        .testTarget(name: "TrellisTests", dependencies: ["Trellis", "TrellisTestSupport"]),
+        .testTarget(name: "TrellisTestingTests", dependencies: ["Trellis", "TrellisTesting", "TrellisTestSupport"]),
         // Built like a new Xcode app target: every type is @MainActor unless marked otherwise.
         .testTarget(
-            name: "TrellisMainActorTests", dependencies: ["Trellis"],
+            name: "TrellisMainActorTests", dependencies: ["Trellis", "TrellisTestSupport"],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
     ],

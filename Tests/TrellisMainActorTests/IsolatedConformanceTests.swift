@@ -1,6 +1,6 @@
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Default main-actor isolation, as in an app target: every conformance below is written as an
 // app writes it, so each is isolated to the main actor (SE-0470), and a cast to the protocol
@@ -9,7 +9,7 @@ import Trellis
 
 /// What happened to the objects of a test, readable from any isolation.
 nonisolated final class AppEvents: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Guarded<[String]>([])
     func record(_ event: String) { entries.withLock { $0.append(event) } }
     var all: [String] { entries.withLock { $0 } }
 }

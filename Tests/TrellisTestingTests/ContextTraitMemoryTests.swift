@@ -1,7 +1,7 @@
-import Synchronization
 import Testing
 import Trellis
 import TrellisTesting
+import TrellisTestSupport
 
 // The memory contract for the `.context` trait (Docs/Testing.md): once a test case that used the
 // trait is over, its context — a plain one or a child of a shared parent — and every object it
@@ -10,7 +10,7 @@ import TrellisTesting
 
 /// Weak references to every object the fixture made, as each is initialised.
 private final class TraitMadeTracker: Sendable {
-    private let made = Mutex<[TraitWeak]>([])
+    private let made = Guarded<[TraitWeak]>([])
     func note(_ object: AnyObject) { made.withLock { $0.append(TraitWeak(object)) } }
     var count: Int { made.withLock { $0.count } }
     var alive: [String] { made.withLock { $0.compactMap { $0.object.map { String(describing: type(of: $0)) } } } }
@@ -67,7 +67,7 @@ struct ContextTraitMemoryTests {
         case .factory: .context(TraitAppFactory(tracker: tracker))
         case .childOfASharedParent: .context { [parent] in try await ApplicationContext(TraitRequestFactory(tracker: tracker), parent: parent) }
         }
-        let contexts = Mutex<[TraitWeak]>(parent.map { [TraitWeak($0)] } ?? [])
+        let contexts = Guarded<[TraitWeak]>(parent.map { [TraitWeak($0)] } ?? [])
         let test = try #require(Test.current)
         try await trait.provideScope(for: test, testCase: Test.Case.current) {
             let context = try #require(ApplicationContext.current)

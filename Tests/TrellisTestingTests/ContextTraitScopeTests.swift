@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Trellis
 import TrellisTesting
+import TrellisTestSupport
 
 // The trait's scope, called directly (`provideScope`), so a test can look at the context before,
 // during and after the body: current inside, closed after (disposed as Docs/Lifecycle.md says), also when the body
@@ -9,7 +10,7 @@ import TrellisTesting
 
 /// The context a trait built, kept for the test to look at after the scope ended.
 private final class BuiltContexts: Sendable {
-    private let contexts = Mutex<[ApplicationContext]>([])
+    private let contexts = Guarded<[ApplicationContext]>([])
     func add(_ context: ApplicationContext) { contexts.withLock { $0.append(context) } }
     var all: [ApplicationContext] { contexts.withLock { $0 } }
 }
@@ -74,7 +75,7 @@ private struct StaleDoubles: ObjectFactory {
     @Test func theScopeBindsTheContextForTheBodyAndClosesItAfter() async throws {
         let built = BuiltContexts()
         let trait = recordingTrait(built, overriding: TaggedDoubles(tag: "scope"))
-        let resource = Mutex<ShopResource?>(nil)
+        let resource = Guarded<ShopResource?>(nil)
         let outside = ApplicationContext.current
         try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
             let context = try #require(built.all.first)
@@ -105,7 +106,7 @@ private struct StaleDoubles: ObjectFactory {
     @Test func aBodyErrorIsRethrownAndTheContextIsStillClosed() async throws {
         let built = BuiltContexts()
         let trait = recordingTrait(built)
-        let resource = Mutex<ShopResource?>(nil)
+        let resource = Guarded<ShopResource?>(nil)
         await #expect(throws: BodyError()) {
             try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
                 let made = try await #require(ApplicationContext.current).object("resource", as: ShopResource.self)
@@ -119,7 +120,7 @@ private struct StaleDoubles: ObjectFactory {
 
     @Test func asyncDisposablesAreDisposedByTheAsyncClose() async throws {
         let trait: ContextTrait = .context(ResourceFactory())
-        let resource = Mutex<AsyncResource?>(nil)
+        let resource = Guarded<AsyncResource?>(nil)
         try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
             let made = try await #require(ApplicationContext.current).object("asyncResource", as: AsyncResource.self)
             resource.withLock { $0 = made }

@@ -1,7 +1,7 @@
-import Synchronization
 import Testing
 import Trellis
 import TrellisTesting
+import TrellisTestSupport
 
 // Hypo's `hypo_new:` in Trellis: the test makes its subject with the subject's plain `init`, sets
 // the one collaborator it wants to control to a double, and lets the current context (the
@@ -17,7 +17,7 @@ final class CardGateway: PaymentGateway {
 
 /// A double that declines every charge and records the attempts.
 final class DecliningGateway: PaymentGateway {
-    private let attempts = Mutex<[Int]>([])
+    private let attempts = Guarded<[Int]>([])
     var charged: [Int] { attempts.withLock { $0 } }
     func charge(_ cents: Int) -> Bool {
         attempts.withLock { $0.append(cents) }
@@ -26,7 +26,7 @@ final class DecliningGateway: PaymentGateway {
 }
 
 final class Receipts: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Guarded<[String]>([])
     var printed: [String] { lines.withLock { $0 } }
     func print(_ line: String) { lines.withLock { $0.append(line) } }
 }

@@ -1,6 +1,6 @@
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -50,8 +50,8 @@ private struct ConfigShapeFactory: ObjectFactory {
 
 /// Counts how often its `definitions` are evaluated and records what its closures make.
 private final class ConfigCounter: Sendable {
-    private let evaluations = Mutex(0)
-    private let made = Mutex(0)
+    private let evaluations = Guarded(0)
+    private let made = Guarded(0)
     var evaluationCount: Int { evaluations.withLock { $0 } }
     var madeCount: Int { made.withLock { $0 } }
     func evaluated() { evaluations.withLock { $0 += 1 } }

@@ -1,13 +1,13 @@
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
 /// Records, thread-safely, which objects were made and in what order, and watches them weakly.
 private final class ScopeRecorder: Sendable {
-    private let made = Mutex<[String]>([])
-    private let watched = Mutex<[ScopeWeak]>([])
+    private let made = Guarded<[String]>([])
+    private let watched = Guarded<[ScopeWeak]>([])
 
     var order: [String] { made.withLock { $0 } }
 

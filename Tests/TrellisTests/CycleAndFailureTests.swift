@@ -1,6 +1,6 @@
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -20,7 +20,7 @@ private final class CycleNode: Sendable {
 
 /// Counts calls and fails the first `failures` of them.
 private final class CycleFlakySource: Sendable {
-    private let calls = Mutex(0)
+    private let calls = Guarded(0)
     let failures: Int
 
     init(failures: Int) { self.failures = failures }

@@ -1,6 +1,6 @@
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -11,7 +11,7 @@ private final class LargeItem: Sendable {
 
 /// Counts the eager singletons made.
 private final class LargeCounter: Sendable {
-    private let made = Mutex(0)
+    private let made = Guarded(0)
     var count: Int { made.withLock { $0 } }
     func increment() { made.withLock { $0 += 1 } }
 }

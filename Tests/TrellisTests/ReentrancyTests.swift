@@ -5,9 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Issue 10, points 2 and 4: calls that re-enter the library from user code. A failure swallowed
 // inside another resolution caches nothing that saw the failed object (point 2); a call made
@@ -21,7 +21,7 @@ import Trellis
 /// context exists (weak: the context's objects hold the slot).
 private final class ReentrantSlot: Sendable {
     private struct Weak { weak var context: ApplicationContext? }
-    private let stored = Mutex(Weak())
+    private let stored = Guarded(Weak())
     var context: ApplicationContext? { stored.withLock { $0.context } }
     func set(_ context: ApplicationContext) { stored.withLock { $0.context = context } }
 }

@@ -5,9 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Issue 10, point 3: no user code runs while the library holds a lock. Closures, `didInject`,
 // `dispose` and every `deinit` the library triggers (objects discarded after a failed injection,
@@ -42,7 +42,7 @@ private final class LockSlot: Sendable {
         var records: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Guarded(State())
 
     var context: ApplicationContext? { state.withLock { $0.context } }
     var unrelated: ApplicationContext? { state.withLock { $0.unrelated } }

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // The small app the trait tests use: a shop whose mailer tests replace with recording doubles.
 
@@ -13,7 +14,7 @@ protocol ShopMailer: Sendable {
 
 final class ProductionMailer: ShopMailer {
     let tag = "production"
-    private let outbox = Mutex<[Int]>([])
+    private let outbox = Guarded<[Int]>([])
     func send(_ message: Int) { outbox.withLock { $0.append(message) } }
     var sent: [Int] { outbox.withLock { $0 } }
 }
@@ -21,7 +22,7 @@ final class ProductionMailer: ShopMailer {
 /// A double that records what it sends.
 final class RecordingMailer: ShopMailer {
     let tag: String
-    private let outbox = Mutex<[Int]>([])
+    private let outbox = Guarded<[Int]>([])
     init(tag: String) { self.tag = tag }
     func send(_ message: Int) { outbox.withLock { $0.append(message) } }
     var sent: [Int] { outbox.withLock { $0 } }
@@ -76,7 +77,7 @@ struct TaggedDoubles: ObjectFactory {
 
 /// Every context token a test case saw, to prove no two test cases share a context.
 enum SeenTokens {
-    private static let numbers = Mutex<Set<Int>>([])
+    private static let numbers = Guarded<Set<Int>>([])
 
     /// `true` if no other test case recorded `number` before.
     static func recordFirst(_ number: Int) -> Bool {
