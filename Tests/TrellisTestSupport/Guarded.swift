@@ -14,14 +14,14 @@ import Darwin
 /// run. The sanitizer sees the happens-before edges of pthread calls on every platform.
 /// `.ci/check-test-locks` keeps `Mutex` out of the tests.
 public final class Guarded<Value>: @unchecked Sendable {
-    // Safe: `value` is only read or written between `pthread_mutex_lock` and
+    // Safe: `stored` is only read or written between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` of `mutex`, which lives on the heap so it never moves.
-    private var value: Value
+    private var stored: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// A guard over `value`.
     public init(_ value: Value) {
-        self.value = value
+        stored = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -36,6 +36,9 @@ public final class Guarded<Value>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&stored)
     }
+
+    /// A copy of the value, read with the mutex held.
+    public var value: Value { withLock { $0 } }
 }

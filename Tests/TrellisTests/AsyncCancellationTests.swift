@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -35,7 +36,7 @@ private struct CancellableMakerFactory: ObjectFactory {
     let runs = ConcurrencyCounter()
     let entered = AsyncGate()
     let gate = AsyncGate()
-    let sawCancellation = ConcurrencyGuarded<[Bool]>([])
+    let sawCancellation = Guarded<[Bool]>([])
 
     var definitions: Definitions {
         createSingleton("slow") { [runs, entered, gate, sawCancellation] () async throws -> CancelObject in

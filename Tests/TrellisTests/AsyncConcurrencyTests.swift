@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -53,7 +54,7 @@ private struct TaskCycleFactory: ObjectFactory {
 /// interleave.
 private struct CrossDependentFactory: ObjectFactory {
     static let size = 20
-    let runs = ConcurrencyGuarded<[String: Int]>([:])
+    let runs = Guarded<[String: Int]>([:])
 
     func ran(_ key: String) { runs.withLock { $0[key, default: 0] += 1 } }
 
@@ -188,7 +189,7 @@ private struct SlowSynchronousFactory: ObjectFactory {
         let factory = CrossDependentFactory()
         let context = try await ApplicationContext(factory)
         let threadsDone = AsyncGate()
-        let threadErrors = ConcurrencyGuarded<[String]>([])
+        let threadErrors = Guarded<[String]>([])
         let finished = ConcurrencyCounter()
         // Plain threads (not tasks) look up the synchronous chain while tasks make the async one.
         _ = ConcurrencyThreads.start(4) { thread in

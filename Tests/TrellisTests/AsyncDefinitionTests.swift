@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -42,7 +43,7 @@ private func loaded<T>(_ make: @Sendable () -> T) async -> T {
 /// Every async definition form: with and without `Resolver`, in the three families. Counts how
 /// often each closure ran.
 private struct AsyncFormsFactory: ObjectFactory {
-    let runs = ConcurrencyGuarded<[String: Int]>([:])
+    let runs = Guarded<[String: Int]>([:])
 
     func ran(_ key: String) { runs.withLock { $0[key, default: 0] += 1 } }
 

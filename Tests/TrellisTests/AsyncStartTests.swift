@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -80,7 +81,7 @@ private struct PullingFactory: ObjectFactory {
 /// Eager async `a` depends on eager async `b`: whoever makes `b`, it is made once and listed
 /// once.
 private struct EagerPullsEagerFactory: ObjectFactory {
-    let runs = ConcurrencyGuarded<[String: Int]>([:])
+    let runs = Guarded<[String: Int]>([:])
 
     var definitions: Definitions {
         createEagerSingleton("a") { [runs] r async throws -> StartNode in
@@ -101,7 +102,7 @@ private struct EagerPullsEagerFactory: ObjectFactory {
 
 /// Eager singletons `s` (sync) → `a1` → `a2` → `a3` (async).
 private struct AsyncChainFactory: ObjectFactory {
-    let runs = ConcurrencyGuarded<[String: Int]>([:])
+    let runs = Guarded<[String: Int]>([:])
 
     var contextName: String { "Chain" }
 
@@ -199,7 +200,7 @@ private struct FailingStartFactory: ObjectFactory {
     let disposals = ConcurrencyCounter()
     let weak = ["waits", "succeeds", "pulled", "ignoresCancellation", "late"].map(WeakBox.init)
     let lateRuns = ConcurrencyCounter()
-    let sawCancellation = ConcurrencyGuarded<[String]>([])
+    let sawCancellation = Guarded<[String]>([])
 
     func remember(_ object: StartDisposable) -> StartDisposable {
         weak.first { $0.key == object.key }?.object = object

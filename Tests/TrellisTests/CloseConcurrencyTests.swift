@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -97,14 +98,14 @@ private enum Closer {
 
 /// A singleton made on demand; its `dispose()` notes whether the test's closer disposed it.
 private final class Raced: Disposable, Sendable {
-    private let disposals = ConcurrencyGuarded<[Bool]>([])
+    private let disposals = Guarded<[Bool]>([])
     func dispose() { disposals.withLock { $0.append(Closer.isClosing) } }
     /// One entry per disposal: `true` when the test's `close()` did it.
     var disposedBy: [Bool] { disposals.value }
 }
 
 private struct RacedFactory: ObjectFactory {
-    let made = ConcurrencyGuarded<[Raced]>([])
+    let made = Guarded<[Raced]>([])
     var contextName: String { "Raced" }
 
     var definitions: Definitions {
@@ -121,7 +122,7 @@ private struct RacedFactory: ObjectFactory {
 private struct GatedFactory: ObjectFactory {
     let entered = ConcurrencyLatch(count: 1)
     let gate = ConcurrencyLatch(count: 1)
-    let made = ConcurrencyGuarded<[Raced]>([])
+    let made = Guarded<[Raced]>([])
     var contextName: String { "Gated" }
 
     var definitions: Definitions {
@@ -139,7 +140,7 @@ private struct GatedFactory: ObjectFactory {
 private struct AsyncGatedFactory: ObjectFactory {
     let entered = ConcurrencyLatch(count: 1)
     let gate = ConcurrencyLatch(count: 1)
-    let made = ConcurrencyGuarded<[Raced]>([])
+    let made = Guarded<[Raced]>([])
     var contextName: String { "AsyncGated" }
 
     var definitions: Definitions {
@@ -162,7 +163,7 @@ private enum RaceOutcome: Sendable {
 
 /// Checks that the one object in `objects` was disposed once, and hands it over as a weak
 /// reference (the factory lets go of it).
-private func lateObject(_ objects: ConcurrencyGuarded<[Raced]>) throws -> ConcurrencyWeak {
+private func lateObject(_ objects: Guarded<[Raced]>) throws -> ConcurrencyWeak {
     let made = objects.value
     try #require(made.count == 1)
     #expect(made[0].disposedBy.count == 1, "the late object is disposed once")
@@ -211,7 +212,7 @@ private func synchronousClosersDuringAnAsyncClose() async {
     guard let context = try? await ApplicationContext(AwaitedDisposalFactory(started: started, log: log)) else { exit(2) }
     let closer = Task { try await context.close() }
     guard await opensInTime(started) else { exit(3) }
-    let outcomes = ConcurrencyGuarded<[String]>([])
+    let outcomes = Guarded<[String]>([])
     let closers = (0..<8).map { _ in
         Task {
             let error = thrownContextError { () throws(ContextError) in try closeSynchronously(context) }
@@ -245,7 +246,7 @@ struct CloseConcurrencyTests {
             let log = DisposalLog()
             let context = try ApplicationContext(SlowFactory(log: log))
             let start = ConcurrencyBarrier(parties: 8)
-            let seen = ConcurrencyGuarded<[(disposed: Int, error: ContextError?)]>([])
+            let seen = Guarded<[(disposed: Int, error: ContextError?)]>([])
             let finished = ConcurrencyThreads.run(8) { _ in
                 start.arriveAndWait()
                 let error = thrownContextError { () throws(ContextError) in try context.close() }
@@ -293,7 +294,7 @@ struct CloseConcurrencyTests {
         for _ in 0..<3 {
             let log = DisposalLog()
             let context = try await ApplicationContext(SlowFactory(log: log))
-            let synchronousCounts = ConcurrencyGuarded<[Int]>([])
+            let synchronousCounts = Guarded<[Int]>([])
             let threadsDone = ConcurrencyThreads.start(4) { _ in
                 _ = thrownContextError { () throws(ContextError) in try context.close() }
                 let disposed = log.keys.count
@@ -326,7 +327,7 @@ struct CloseConcurrencyTests {
         let context = try await ApplicationContext(AsyncDisposalGateFactory(entered: entered, release: release))
         let closing = Task { await thrownContextErrorAsync { () async throws(ContextError) in try await context.close() } }
         #expect(await opensInTime(entered), "the awaited close() never began disposing")
-        let refused = ConcurrencyGuarded<ContextError?>(nil)
+        let refused = Guarded<ContextError?>(nil)
         let threadDone = ConcurrencyThreads.start(1) { _ in
             let error = thrownContextError { () throws(ContextError) in try closeSynchronously(context) }
             refused.withLock { $0 = error }
@@ -351,8 +352,8 @@ struct CloseConcurrencyTests {
             if round % 5 == 0 { _ = try context.object("raced", as: Raced.self) }
             let start = ConcurrencyBarrier(parties: 4)
             let closeReturned = ConcurrencyFlag()
-            let outcomes = ConcurrencyGuarded<[RaceOutcome]>([])
-            let lateLookups = ConcurrencyGuarded<[RaceOutcome]>([])
+            let outcomes = Guarded<[RaceOutcome]>([])
+            let lateLookups = Guarded<[RaceOutcome]>([])
             let finished = ConcurrencyThreads.run(4) { thread in
                 start.arriveAndWait()
                 if thread == 0 {
@@ -416,7 +417,7 @@ struct CloseConcurrencyTests {
     @Test func singletonFinishedAfterCloseBeganIsNotHandedOutAndIsDisposed() throws {
         let factory = GatedFactory()
         let context = try ApplicationContext(factory)
-        let result = ConcurrencyGuarded<RaceOutcome?>(nil)
+        let result = Guarded<RaceOutcome?>(nil)
         let lookupDone = ConcurrencyThreads.start(1) { _ in
             do throws(ContextError) {
                 let object = try context.object("slow", as: Raced.self)

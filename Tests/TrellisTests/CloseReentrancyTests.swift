@@ -1,11 +1,12 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
 /// The context a test double reaches from its `dispose()`; set by the test once it exists.
 private final class ContextSlot: Sendable {
-    private let stored = ConcurrencyGuarded<ApplicationContext?>(nil)
+    private let stored = Guarded<ApplicationContext?>(nil)
     var context: ApplicationContext? {
         get { stored.value }
         set { stored.withLock { $0 = newValue } }
@@ -14,7 +15,7 @@ private final class ContextSlot: Sendable {
 
 /// What a `dispose()` saw when it did something with a context.
 private final class Observations: Sendable {
-    private let entries = ConcurrencyGuarded<[String]>([])
+    private let entries = Guarded<[String]>([])
     func note(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.value }
 }
@@ -166,7 +167,7 @@ struct CloseReentrancyTests {
         let context = try ApplicationContext(ReclosingFactory(slot: slot, seen: seen, log: log))
         slot.context = context
         defer { slot.context = nil }
-        let outer = ConcurrencyGuarded<ContextError?>(nil)
+        let outer = Guarded<ContextError?>(nil)
         let finished = ConcurrencyThreads.run(1) { _ in
             let error = thrownContextError { () throws(ContextError) in try context.close() }
             outer.withLock { $0 = error }
@@ -197,7 +198,7 @@ struct CloseReentrancyTests {
         let users = try ApplicationContext(UsersFactory(services: services, closing: closing, seen: seen, log: log))
         closing.context = users
         defer { closing.context = nil }
-        let outer = ConcurrencyGuarded<ContextError?>(nil)
+        let outer = Guarded<ContextError?>(nil)
         let finished = ConcurrencyThreads.run(1) { _ in
             let error = thrownContextError { () throws(ContextError) in try users.close() }
             outer.withLock { $0 = error }

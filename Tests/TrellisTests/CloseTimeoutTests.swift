@@ -1,5 +1,5 @@
 import Testing
-import Trellis
+@testable import Trellis
 
 // Docs/RunningAService.md ("A bounded close") and Docs/Lifecycle.md.
 
@@ -30,11 +30,22 @@ private struct ServiceFactory: ObjectFactory {
     }
 }
 
+/// The bound of `close(timeout:)` without a clock: the wait for the server's disposal ends at
+/// once, every other wait only when its disposal ends. On a loaded machine a disposal that
+/// returns at once may not be scheduled within a short timeout, so a clock would make the
+/// expected failures depend on the load.
+private func serverTimesOut(_ timeout: Duration) -> DisposalBound {
+    DisposalBound(timeout: timeout) { key in
+        if key == "server" { return }
+        try? await Task.sleep(for: .seconds(3600))     // cancelled when the disposal ends
+    }
+}
+
 @Test func aHangingDisposalIsLeftRunningAndReportedAsTimedOut() async throws {
     let gate = AsyncGate(), log = DisposalLog()
     let app = try await ApplicationContext(ServiceFactory(gate: gate, log: log))
     let timeout = Duration.milliseconds(20)
-    let error = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(timeout: timeout) } }
+    let error = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(waitingAtMost: serverTimesOut(timeout)) } }
     let failures: [ContextError.DisposalFailure] = [
         .init(key: "server", error: DisposalTimedOut(key: "server", timeout: timeout).description),
         .init(key: "metrics", error: "flush failed"),
@@ -46,6 +57,24 @@ private struct ServiceFactory: ObjectFactory {
     // Closed when the call returned.
     #expect(syncError { try Sync.object(app, "pool", as: DisposableProbe.self) } == .contextClosed(context: "ServiceFactory", key: "pool"))
     #expect(await finishesInTime { try? await app.close(timeout: timeout) } != nil)
+    gate.open()
+}
+
+@Test func closeWithATimeoutReportsTheDisposalStillRunningWhenTheTimeoutEnds() async throws {
+    let gate = AsyncGate(), log = DisposalLog()
+    let app = try await ApplicationContext(ServiceFactory(gate: gate, log: log))
+    let timeout = Duration.milliseconds(20)
+    let error = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(timeout: timeout) } }
+    guard case let .disposalFailed(context, failures)?? = error else {
+        Issue.record("expected disposalFailed, got \(String(describing: error))")
+        gate.open()
+        return
+    }
+    #expect(context == "ServiceFactory")
+    // The server hangs until the gate opens: its wait always ends first. (Whether the quick
+    // disposals end within 20 ms depends on the machine's load; the test above pins them.)
+    #expect(failures.first == .init(key: "server", error: DisposalTimedOut(key: "server", timeout: timeout).description))
+    #expect(log.count(of: "server") == 0)
     gate.open()
 }
 

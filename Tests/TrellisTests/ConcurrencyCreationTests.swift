@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private final class CreationWidget {}
 
@@ -91,7 +92,7 @@ struct ConcurrencyCreationTests {
         let factories = (0..<rounds).map { _ in OnceFactory(asking: ConcurrencyLatch(count: threads)) }
         let contexts = try factories.map { try ApplicationContext($0) }
         let start = ConcurrencyBarrier(parties: threads)
-        let seen = ConcurrencyGuarded<[[ObjectIdentifier?]]>(Array(repeating: [], count: threads))
+        let seen = Guarded<[[ObjectIdentifier?]]>(Array(repeating: [], count: threads))
 
         let finished = ConcurrencyThreads.run(threads) { thread in
             var mine: [ObjectIdentifier?] = []
@@ -126,7 +127,7 @@ struct ConcurrencyCreationTests {
         }
         let contexts = try factories.map { try ApplicationContext($0) }
         let start = ConcurrencyBarrier(parties: threads)
-        let failures = ConcurrencyGuarded<[String]>([])
+        let failures = Guarded<[String]>([])
 
         let failingFinished = ConcurrencyThreads.run(threads) { _ in
             for round in 0..<rounds {
@@ -151,7 +152,7 @@ struct ConcurrencyCreationTests {
 
         let attemptsBefore = factories.map(\.attempts.value)
         for factory in factories { factory.succeeds.set() }
-        let seen = ConcurrencyGuarded<[Int: Set<ObjectIdentifier>]>([:])
+        let seen = Guarded<[Int: Set<ObjectIdentifier>]>([:])
         let fixedFinished = ConcurrencyThreads.run(threads) { _ in
             for round in 0..<rounds {
                 start.arriveAndWait()
@@ -178,7 +179,7 @@ struct ConcurrencyCreationTests {
         let context = try ApplicationContext(factory)
         let child = try ApplicationContext(QuickChildFactory(), parent: context)
         let clock = try context.object("clock", as: QuickClock.self)
-        let slowSeen = ConcurrencyGuarded<[ObjectIdentifier]>([])
+        let slowSeen = Guarded<[ObjectIdentifier]>([])
         let recordSlow: @Sendable (Int) -> Void = { _ in
             if let slow = try? context.object("slow", as: SlowObject.self) {
                 slowSeen.withLock { $0.append(ObjectIdentifier(slow)) }
@@ -191,7 +192,7 @@ struct ConcurrencyCreationTests {
         // A second thread asking for the slow singleton waits for it instead of making another.
         let waiterDone = ConcurrencyThreads.start(1, recordSlow)
 
-        let problems = ConcurrencyGuarded<[String]>([])
+        let problems = Guarded<[String]>([])
         let servedWhileHeld = ConcurrencyThreads.run(4) { thread in
             do {
                 for _ in 0..<50 {

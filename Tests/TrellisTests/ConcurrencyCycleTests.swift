@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private final class CycleNode {}
 
@@ -102,7 +103,7 @@ private func cycle(_ keys: [String], from start: Int) -> [String] {
 
 /// Asks `keys[thread]` of `context` on one thread per key, at once; the error each thread got.
 private func askAtOnce(_ context: ApplicationContext, _ keys: [String]) throws -> [ContextError?] {
-    let errors = ConcurrencyGuarded<[ContextError?]>(Array(repeating: nil, count: keys.count))
+    let errors = Guarded<[ContextError?]>(Array(repeating: nil, count: keys.count))
     let finished = ConcurrencyThreads.run(keys.count) { thread in
         do throws(ContextError) {
             _ = try context.object(keys[thread], as: CycleNode.self)
@@ -148,8 +149,8 @@ struct ConcurrencyCycleTests {
         for round in 0..<100 {
             let factory = PropertyCycleFactory()
             let context = try ApplicationContext(factory)
-            let seen = ConcurrencyGuarded<[String: ObjectIdentifier]>([:])
-            let problems = ConcurrencyGuarded<[String]>([])
+            let seen = Guarded<[String: ObjectIdentifier]>([:])
+            let problems = Guarded<[String]>([])
             let finished = ConcurrencyThreads.run(2) { thread in
                 do {
                     if thread == 0 {
@@ -177,7 +178,7 @@ struct ConcurrencyCycleTests {
         for round in 0..<50 {
             let factory = PropertyRingFactory()
             let context = try ApplicationContext(factory)
-            let problems = ConcurrencyGuarded<[String]>([])
+            let problems = Guarded<[String]>([])
             let finished = ConcurrencyThreads.run(3) { thread in
                 do {
                     switch thread {

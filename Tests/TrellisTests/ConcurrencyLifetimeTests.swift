@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private final class LifeClock {}
 private final class LifeRegistry {
@@ -59,8 +60,8 @@ struct ConcurrencyLifetimeTests {
     @Test func contextsMadeAndDroppedOnEightThreadsAtOnceLeaveNothingAlive() throws {
         let threads = 8
         let start = ConcurrencyBarrier(parties: threads)
-        let weak = ConcurrencyGuarded<[ConcurrencyWeak]>([])
-        let problems = ConcurrencyGuarded<[String]>([])
+        let weak = Guarded<[ConcurrencyWeak]>([])
+        let problems = Guarded<[String]>([])
         let finished = ConcurrencyThreads.run(threads) { thread in
             start.arriveAndWait()
             for iteration in 0..<40 {

@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private final class MixedConfig {}
 private final class MixedStore {}
@@ -22,7 +23,7 @@ private final class MixedController: @unchecked Sendable {
 
 /// How often each key's closure ran.
 private final class MixedCounts: Sendable {
-    private let counts = ConcurrencyGuarded<[String: Int]>([:])
+    private let counts = Guarded<[String: Int]>([:])
     func made(_ key: String) { counts.withLock { $0[key, default: 0] += 1 } }
     var value: [String: Int] { counts.value }
 }
@@ -61,7 +62,7 @@ private struct MixedObservation: Sendable {
 }
 
 /// One lookup of the mix, by the name it records.
-private let mixedLookups: [(name: String, look: @Sendable (ApplicationContext, inout MixedObservation, ConcurrencyGuarded<[AnyObject]>) throws -> Void)] = [
+private let mixedLookups: [(name: String, look: @Sendable (ApplicationContext, inout MixedObservation, Guarded<[AnyObject]>) throws -> Void)] = [
     ("mailer", { c, o, _ in o.singletons["mailer"] = ObjectIdentifier(try c.object("mailer", as: MixedMailer.self)) }),
     ("mailService", { c, o, _ in o.singletons["mailService"] = ObjectIdentifier(try c.object("mailService", as: MixedMailer.self)) }),
     ("MAILER", { c, o, _ in o.singletons["MAILER"] = ObjectIdentifier(try c.object("MAILER", as: MixedMailer.self)) }),
@@ -86,7 +87,7 @@ private let mixedLookups: [(name: String, look: @Sendable (ApplicationContext, i
 
 /// Runs every lookup of the mix, starting at a different one per `thread`, so that different
 /// threads make different singletons first.
-private func observe(_ context: ApplicationContext, thread: Int, keep: ConcurrencyGuarded<[AnyObject]>) throws -> MixedObservation {
+private func observe(_ context: ApplicationContext, thread: Int, keep: Guarded<[AnyObject]>) throws -> MixedObservation {
     var observation = MixedObservation()
     for step in 0..<(mixedLookups.count * 2) {
         try mixedLookups[(thread + step) % mixedLookups.count].look(context, &observation, keep)
@@ -102,7 +103,7 @@ private func freshContexts(requestHold: ConcurrencyLatch? = nil) throws -> (cont
 }
 
 /// What every thread must have seen, checked against one thread's lookups made afterwards.
-private func check(_ observations: [MixedObservation], in context: ApplicationContext, counts: MixedCounts, keep: ConcurrencyGuarded<[AnyObject]>, round: Int) throws {
+private func check(_ observations: [MixedObservation], in context: ApplicationContext, counts: MixedCounts, keep: Guarded<[AnyObject]>, round: Int) throws {
     let reference = try observe(context, thread: 0, keep: keep)
     for (thread, observation) in observations.enumerated() {
         #expect(observation.singletons == reference.singletons, "round \(round), thread \(thread): other singletons than one thread sees")
@@ -128,9 +129,9 @@ struct ConcurrencyMixedTests {
         for round in 0..<30 {
             let (context, counts) = try freshContexts()
             let start = ConcurrencyBarrier(parties: threads)
-            let keep = ConcurrencyGuarded<[AnyObject]>([])
-            let observations = ConcurrencyGuarded<[MixedObservation]>([])
-            let problems = ConcurrencyGuarded<[String]>([])
+            let keep = Guarded<[AnyObject]>([])
+            let observations = Guarded<[MixedObservation]>([])
+            let problems = Guarded<[String]>([])
             let finished = ConcurrencyThreads.run(threads) { thread in
                 start.arriveAndWait()
                 do {
@@ -149,7 +150,7 @@ struct ConcurrencyMixedTests {
     @Test func mixedLookupsFromATaskGroupSeeTheSingletonsOneThreadSees() async throws {
         for round in 0..<30 {
             let (context, counts) = try freshContexts()
-            let keep = ConcurrencyGuarded<[AnyObject]>([])
+            let keep = Guarded<[AnyObject]>([])
             let observations = try await withThrowingTaskGroup(of: MixedObservation.self) { group in
                 for task in 0..<8 {
                     group.addTask { try observe(context, thread: task, keep: keep) }
@@ -168,7 +169,7 @@ struct ConcurrencyMixedTests {
             let controller = try context.object("controller", as: MixedController.self)
             #expect(counts.value["request"] == nil, "a lazy property was looked up at injection")
             let start = ConcurrencyBarrier(parties: threads)
-            let seen = ConcurrencyGuarded<Set<ObjectIdentifier>>([])
+            let seen = Guarded<Set<ObjectIdentifier>>([])
             let finished = ConcurrencyThreads.run(threads) { _ in
                 start.arriveAndWait()
                 // Counted before reading; the request's closure waits for all eight, so every

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/Injection.md, "Plain init and the current context": `ApplicationContext.current` and `withCurrent` (sync and async): a task-local binding
 // that nests, is inherited by child tasks and not by detached tasks or threads.
@@ -151,7 +152,7 @@ private struct BodyError: Error, Equatable {}
 
     @Test func aThreadStartedInsideABindingDoesNotInheritIt() throws {
         let a = try startTagged("A")
-        let seen = ConcurrencyGuarded<(bound: Bool, tag: String?)?>(nil)
+        let seen = Guarded<(bound: Bool, tag: String?)?>(nil)
         let finished = Sync.withCurrent(a) { () -> Bool in
             ConcurrencyThreads.run(1) { _ in
                 let bound = ApplicationContext.current === a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/Injection.md, "Plain init and the current context": a plain-init object's property "resolves from that context on first read, as a lazy
 // property does, and keeps the object" — so, like a lazy property, a first read from many threads
@@ -46,7 +47,7 @@ private let readers = 8
         let context = try ApplicationContext(RaceFactory(scope: scope, made: made))
         let screen = UncheckedBox(Sync.withCurrent(context) { RaceScreen() })
         let barrier = ConcurrencyBarrier(parties: readers)
-        let seen = ConcurrencyGuarded<[ObjectIdentifier]>([])
+        let seen = Guarded<[ObjectIdentifier]>([])
         let finished = ConcurrencyThreads.run(readers) { _ in
             barrier.arriveAndWait()
             let report = screen.value.report
@@ -66,7 +67,7 @@ private let readers = 8
         let context = try ApplicationContext(RaceFactory(scope: scope, made: made))
         let form = UncheckedBox(Sync.withCurrent(context) { RaceForm() })
         let barrier = ConcurrencyBarrier(parties: readers)
-        let seen = ConcurrencyGuarded<[ObjectIdentifier]>([])
+        let seen = Guarded<[ObjectIdentifier]>([])
         let finished = ConcurrencyThreads.run(readers) { _ in
             barrier.arriveAndWait()
             let report = form.value.report
@@ -105,7 +106,7 @@ private let readers = 8
         let made = InjCounter()
         let context = try Sync.start(RaceFactory(scope: .prototype, made: made))
         let screen = UncheckedBox(Sync.withCurrent(context) { RaceScreen() })
-        let seen = ConcurrencyGuarded<Set<ObjectIdentifier>>([])
+        let seen = Guarded<Set<ObjectIdentifier>>([])
         let threads = ConcurrencyThreads.start(4) { _ in
             let report = screen.value.report
             seen.withLock { _ = $0.insert(ObjectIdentifier(report)) }

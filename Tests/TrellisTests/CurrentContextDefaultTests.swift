@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/Injection.md, "Plain init and the current context": the process-wide default (`ApplicationContext.setDefault(_:)`), and what a plain-init
 // object does when no context is current at all.
@@ -108,7 +109,7 @@ private func mailerError(of screen: DefaultScreen) -> ContextError? {
             check(DefaultScreen().currency == "currency-A", "a defaulted property resolves from the default")
             let detached = await Task.detached { (ApplicationContext.current === app, mailerTag(of: DefaultScreen())) }.value
             check(detached.0 && detached.1 == "A", "a detached task sees the default")
-            let onThread = ConcurrencyGuarded<String?>(nil)
+            let onThread = Guarded<String?>(nil)
             check(ConcurrencyThreads.run(1) { _ in
                 let tag = ApplicationContext.current === app ? mailerTag(of: DefaultScreen()) : "wrong current"
                 onThread.withLock { $0 = tag }

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Issue 10, point 5: a deep chain cannot overflow any stack, in debug, release and
 // sanitizer builds, also when it is started from a thread with a 512 KiB stack (Apple
@@ -88,7 +89,7 @@ private struct DeepDirectChainFactory: ObjectFactory {
 /// with a distinct code when the thread could not run or did not finish; returns what `body`
 /// returned.
 private func onSecondaryThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R {
-    let outcome = ConcurrencyGuarded<R?>(nil)
+    let outcome = Guarded<R?>(nil)
     let finished = ConcurrencyStackThread.run(stackSize: ConcurrencyStackThread.secondaryStackSize) {
         let value = body()
         outcome.withLock { $0 = value }

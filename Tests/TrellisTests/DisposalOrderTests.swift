@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -210,7 +211,7 @@ struct DisposalOrderTests {
         let log = DisposalLog()
         let context = try ApplicationContext(PropertyCycleFactory(log: log))
         _ = try context.object("user", as: DisposableProbe.self)
-        let error = ConcurrencyGuarded<ContextError?>(nil)
+        let error = Guarded<ContextError?>(nil)
         let finished = ConcurrencyThreads.run(1) { _ in
             let thrown = thrownContextError { () throws(ContextError) in try context.close() }
             error.withLock { $0 = thrown }

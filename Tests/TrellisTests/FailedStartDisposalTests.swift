@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -9,7 +10,7 @@ private struct StartFailure: Error, CustomStringConvertible {
 
 /// Weak references to what a start made, so a test can see it was released.
 private final class MadeObjects: Sendable {
-    private let entries = ConcurrencyGuarded<[ConcurrencyWeak]>([])
+    private let entries = Guarded<[ConcurrencyWeak]>([])
     func note(_ object: AnyObject, _ label: String) { entries.withLock { $0.append(ConcurrencyWeak(object, label)) } }
     var all: [ConcurrencyWeak] { entries.value }
 }

@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // The memory contract (Docs/Lifecycle.md, "What a context keeps alive"): whatever a context was
 // asked to do, once the last reference to it (and to its children) is dropped, the contexts and
@@ -13,7 +14,7 @@ import Trellis
 
 /// Weak references to every object a fixture made.
 final class MadeTracker: Sendable {
-    private let made = ConcurrencyGuarded<[ConcurrencyWeak]>([])
+    private let made = Guarded<[ConcurrencyWeak]>([])
 
     func note(_ object: AnyObject) {
         made.withLock { $0.append(ConcurrencyWeak(object, String(describing: type(of: object)))) }

@@ -401,7 +401,7 @@ private struct ReDirectFactory: ObjectFactory {
 
 /// The outcome of looking `key` up on a thread of its own, bounded by the hang guard.
 private func boundedLookUp<T>(_ context: ApplicationContext, _ key: String, as type: T.Type) throws -> Result<ObjectIdentifier?, ContextError> {
-    let outcome = ConcurrencyGuarded<Result<ObjectIdentifier?, ContextError>?>(nil)
+    let outcome = Guarded<Result<ObjectIdentifier?, ContextError>?>(nil)
     let finished = ConcurrencyThreads.run(1) { _ in
         do throws(ContextError) {
             let object = try context.object(key, as: T.self)

@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: - Fixtures
 
@@ -66,7 +67,7 @@ private struct SlowAsyncFactory: ObjectFactory {
 }
 
 private struct AsyncEagerFactory: ObjectFactory {
-    let made = ConcurrencyGuarded<[String]>([])
+    let made = Guarded<[String]>([])
 
     var definitions: Definitions {
         createEagerSingleton("first") { [made] in
@@ -207,7 +208,7 @@ private func expectNamesKeyAndBothFixes(_ error: ContextError, key: String, sour
         let error = try #require(syncError { try Sync.object(context, "slow", as: AwaitConfig.self) })
         #expect(error.requiresAwaitKeyAndPath?.key == "slow")
         // Also from a plain thread, outside any task.
-        let fromThread = ConcurrencyGuarded<ContextError?>(nil)
+        let fromThread = Guarded<ContextError?>(nil)
         let finished = AsyncGate()
         _ = ConcurrencyThreads.start(1) { _ in
             let error = syncError { try Sync.object(context, "slow", as: AwaitConfig.self) }

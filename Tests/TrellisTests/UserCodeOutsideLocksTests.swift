@@ -267,7 +267,7 @@ private struct LockParentFactory: ObjectFactory {
 
 /// Runs `body` on another thread with the hang guard; the exit code it returned, or `hung`.
 private func bounded(_ body: @escaping @Sendable () -> Int32) -> Int32 {
-    let code = ConcurrencyGuarded<Int32>(LockExit.hung)
+    let code = Guarded<Int32>(LockExit.hung)
     let finished = ConcurrencyThreads.run(1) { _ in
         let result = body()
         code.withLock { $0 = result }

@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/RunningAService.md ("Weak singletons").
 
@@ -109,7 +110,7 @@ private struct ScreenFactory: ObjectFactory {
     let app = try ApplicationContext(factory)
     let threads = 8, rounds = 5
     let barrier = ConcurrencyBarrier(parties: threads)
-    let seen = ConcurrencyGuarded<[Int: Set<Int>]>([:])
+    let seen = Guarded<[Int: Set<Int>]>([:])
     #expect(ConcurrencyThreads.run(threads) { _ in
         for round in 0..<rounds {
             barrier.arriveAndWait()

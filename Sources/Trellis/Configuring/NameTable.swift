@@ -138,7 +138,7 @@ final class NameTable: @unchecked Sendable {
     /// form C (so `"caf\u{E9}"` and `"cafe\u{301}"`, equal as Swift strings, are one name).
     static func canonical(_ name: String) -> String {
         if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
-        return String(decoding: name._nfcCodeUnits, as: UTF8.self)
+        return String(decoding: Runtime.nfcCodeUnits(of: name), as: UTF8.self)
     }
 
     /// The canonical form of a lookup's `name` and its hash: the ASCII hash if it has one, else

@@ -75,7 +75,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         // A class reference: read its isa without copying the value out.
         let header = fields
         if header.isReference, header.objectType is AnyObject.Type {
-            return Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self))._withUnsafeGuaranteedRef { type(of: $0) }
+            return Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self)).withGuaranteedReference { type(of: $0) }
         }
         return type(of: anyValue)
     }

@@ -17,10 +17,22 @@ extension ApplicationContext {
     nonisolated(nonsending) public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) async throws(ContextError) -> T {
         // Only the made singleton is inlined into the caller: every other branch (and its
         // suspension point) would be part of the caller's async frame on every lookup.
-        if case let .made(value) = try _peek(named: keyOrAlias, type: ObjectIdentifier(T.self), from: nil) {
+        var hash: UInt32 = 0
+        if let value = _madeHere(named: keyOrAlias, type: ObjectIdentifier(T.self), hash: &hash) {
             return value.assumingMemoryBound(to: T.self).pointee
         }
-        return try await _objectAsync(named: keyOrAlias, as: T.self, from: nil)
+        return try await _objectAsync(named: keyOrAlias, hash: hash, as: T.self, from: nil)
+    }
+
+    /// The hot path of an async lookup: a made singleton of this open context, declared as
+    /// `type`, under an ASCII name; else `nil`, and `hash` is the name's hash if it was computed
+    /// (0 otherwise), so the slow path does not hash it again.
+    @usableFromInline
+    func _madeHere(named name: String, type: ObjectIdentifier, hash: inout UInt32) -> UnsafeRawPointer? {
+        guard !isClosed else { return nil }
+        hash = NameTable.hash(name)
+        guard hash != 0, let index = table.definition(named: name, hash: hash), records[index].typeID == type else { return nil }
+        return records[index].published.load(ordering: .acquiring)
     }
 
     /// Finds `name` and returns a made singleton without making anything: `.made` (declared as
@@ -29,64 +41,48 @@ extension ApplicationContext {
     /// - Throws: `contextClosed` when the walk reaches a closed context.
     @usableFromInline
     func _peek(named name: String, type: ObjectIdentifier, from requester: Requester?) throws(ContextError) -> Outcome {
-        // The common case, as `_object`'s hot path: an ASCII name of a made singleton of this
-        // context, declared as `type`.
-        if requester == nil, !isClosed {
-            let hash = NameTable.hash(name)
-            if hash != 0, let index = table.definition(named: name, hash: hash),
-               let made = records[index].published.load(ordering: .acquiring), records[index].typeID == type {
-                return .made(made)
-            }
-        }
-        return try _peekSlow(named: name, type: type, from: requester)
-    }
-
-    private func _peekSlow(named name: String, type: ObjectIdentifier, from requester: Requester?) throws(ContextError) -> Outcome {
-        let key = NameTable.lookupKey(name)
-        var levels = 0
-        for context in chain {
-            if context.isClosed { throw context.closedError(looking: name) }
-            guard let index = context.table.definition(named: key.name, hash: key.hash) else {
-                levels += 1
-                continue
-            }
+        switch walk(to: NameTable.lookupKey(name)) {
+        case .missing:
+            return .notFound
+        case let .closed(context):
+            throw context.takeUnretainedValue().closedError(looking: name)
+        case let .found(context, index, levels):
             requester?.recordEdge(to: index, levels: levels)
-            guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion }
-            let declared = context.records[index].typeID
-            return declared == type ? .made(made) : .convertible(made, declared)
+            return context.withGuaranteedReference { context in
+                guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion }
+                let declared = context.records[index].typeID
+                return declared == type ? .made(made) : .convertible(made, declared)
+            }
         }
-        return .notFound
     }
 
-    /// The slow path of an async lookup: find, make if needed (async), convert.
+    /// The slow path of an async lookup: find (`hash`: the name's, or 0 if not computed), make
+    /// if needed (async), convert.
     @usableFromInline
-    func _objectAsync<T>(named name: String, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
-        let found = try locateOpenAsync(name, from: requester)
+    func _objectAsync<T>(named name: String, hash: UInt32 = 0, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
+        let found = try locateOpen(hash == 0 ? NameTable.lookupKey(name) : (name, hash), named: name, from: requester)
         return try await found.context.resolveAsync(found.index, as: T.self, from: requester)
     }
 
     /// The object named `name` as its definition declares it, made by an async lookup if needed.
     func _objectAnyAsync(named name: String, from requester: AsyncRequester?) async throws(ContextError) -> Any {
-        let found = try locateOpenAsync(name, from: requester)
+        let found = try locateOpen(NameTable.lookupKey(name), named: name, from: requester)
         return try await found.context.makeAnyAsync(found.index, from: requester)
     }
 
-    private func locateOpenAsync(_ name: String, from requester: AsyncRequester?) throws(ContextError) -> (context: ApplicationContext, index: Int) {
-        let key = NameTable.lookupKey(name)
-        var levels = 0
-        for context in chain {
-            if context.isClosed { throw context.closedError(looking: name) }
-            if let index = context.table.definition(named: key.name, hash: key.hash) {
-                requester?.noteLookup(to: index, levels: levels)
-                return (context, index)
-            }
-            levels += 1
-        }
-        throw .noSuchObject(key: name, searched: chain.map(\.name), path: (requester?.path ?? []) + [name])
+    /// `locateOpen(_:named:path:)` for an async lookup from `requester`, whose dependency edge
+    /// is noted.
+    private func locateOpen(_ key: LookupKey, named name: String, from requester: AsyncRequester?) throws(ContextError) -> (context: ApplicationContext, index: Int) {
+        let found = try locateOpen(key, named: name, path: (requester?.path ?? []) + [name])
+        requester?.noteLookup(to: found.index, levels: found.levels)
+        return (found.context, found.index)
     }
 
     /// The object of definition `index`, made by an async lookup if needed, as a `T`.
     func resolveAsync<T>(_ index: Int, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
+        if records[index].typeID == ObjectIdentifier(T.self), let made = records[index].published.load(ordering: .acquiring) {
+            return made.assumingMemoryBound(to: T.self).pointee
+        }
         let value: Any
         if records[index].scope == .prototype {
             value = try await makeAnyAsync(index, from: requester)

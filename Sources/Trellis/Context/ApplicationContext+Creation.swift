@@ -233,7 +233,7 @@ extension ApplicationContext {
     /// no injecting phase: nobody can see it early, so it is published at once, in one round of
     /// the lock, unless it belongs to a group that is still injecting others. `false` otherwise.
     func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> Bool {
-        let nothingToInject = InjectionPlan.unretained(of: box.dynamicType)._withUnsafeGuaranteedRef { plan in
+        let nothingToInject = InjectionPlan.unretained(of: box.dynamicType).withGuaranteedReference { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
         guard nothingToInject else { return false }

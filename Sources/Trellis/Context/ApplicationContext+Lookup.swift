@@ -92,49 +92,33 @@ extension ApplicationContext {
         return try _objectInParents(named: name, hash: hash, type: type, into: result, from: requester)
     }
 
-    /// `_object` for a name this context does not define: walks the parent chain unretained, and
-    /// returns a made singleton found there without retaining any context (two threads
-    /// retaining one parent would write to its reference count on every lookup).
+    /// `_object` for a name this context does not define: the chain's walk from the parent,
+    /// and a made singleton found there returned without retaining any context.
     private func _objectInParents(named name: String, hash: UInt32, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
-        var current = parentRef
-        var levels = 1
-        while let context = current {
-            let step = context._withUnsafeGuaranteedRef { parent -> ParentStep in
-                if parent.isClosed { return .closed }
-                guard let index = parent.table.definition(named: name, hash: hash) else { return .next(parent.parentRef) }
-                if parent.records[index].isAsync && requester != nil { return .found(index) }
+        switch walk(to: (name, hash), fromParent: true) {
+        case .missing:
+            return .notFound
+        case let .closed(context):
+            throw context.takeUnretainedValue().closedError(looking: name)
+        case let .found(context, index, levels):
+            let made = context.withGuaranteedReference { parent -> Outcome? in
+                // An async definition takes `noteLookup`'s rules even when made.
+                if parent.records[index].isAsync && requester != nil { return nil }
                 requester?.recordEdge(to: index, levels: levels)
-                guard let made = parent.records[index].published.load(ordering: .acquiring) else { return .found(index) }
+                guard let made = parent.records[index].published.load(ordering: .acquiring) else { return nil }
                 let declared = parent.records[index].typeID
-                return .done(declared == type ? .made(made) : .convertible(made, declared))
+                return declared == type ? .made(made) : .convertible(made, declared)
             }
-            switch step {
-            case let .done(outcome):
-                return outcome
-            case .closed:
-                throw context.takeUnretainedValue().closedError(looking: name)
-            case let .next(parent):
-                current = parent
-                levels += 1
-            case let .found(index):
-                let parent = context.takeUnretainedValue()
-                if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
-                if let made = parent.records[index].published.load(ordering: .acquiring) {
-                    let declared = parent.records[index].typeID
-                    return declared == type ? .made(made) : .convertible(made, declared)
-                }
-                guard parent.records[index].typeID == type else { return .needsConversion }
-                return try parent.make(index, into: result, from: requester)
+            if let made { return made }
+            let parent = context.takeUnretainedValue()
+            if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
+            if let made = parent.records[index].published.load(ordering: .acquiring) {
+                let declared = parent.records[index].typeID
+                return declared == type ? .made(made) : .convertible(made, declared)
             }
+            guard parent.records[index].typeID == type else { return .needsConversion }
+            return try parent.make(index, into: result, from: requester)
         }
-        return .notFound
-    }
-
-    private enum ParentStep {
-        case done(Outcome)
-        case closed
-        case next(Unmanaged<ApplicationContext>?)
-        case found(Int)
     }
 
     /// The slow path of a lookup: find, make if needed, convert.
@@ -144,34 +128,18 @@ extension ApplicationContext {
         return try found.context.resolve(found.index, as: T.self, from: requester)
     }
 
-    /// The definition answering to `name` (a key from `NameTable.lookupKey`) in this context or
-    /// the nearest parent, closed or not, and how many parents up.
-    func definition(answering key: (name: String, hash: UInt32)) -> (context: ApplicationContext, index: Int, levels: Int)? {
-        var levels = 0
-        for context in chain {
-            if let index = context.table.definition(named: key.name, hash: key.hash) { return (context, index, levels) }
-            levels += 1
-        }
-        return nil
+    /// The definition answering to `key` in this context or the nearest parent, closed or not,
+    /// and how many parents up.
+    func definition(answering key: LookupKey) -> (context: ApplicationContext, index: Int, levels: Int)? {
+        guard case let .found(context, index, levels) = walk(to: key, passingClosed: true) else { return nil }
+        return (context.takeUnretainedValue(), index, levels)
     }
 
-    /// The context in the chain that answers to `name`, the definition there, and how many
-    /// levels up the chain it is; the lookup's dependency edge is noted.
-    ///
-    /// - Throws: `contextClosed` when the walk reaches a closed context; `noSuchObject` when no
-    ///   context answers.
+    /// `locateOpen(_:named:path:)` for a lookup from `requester`, whose dependency edge is noted.
     func locateOpen(_ name: String, from requester: Requester?) throws(ContextError) -> (context: ApplicationContext, index: Int, levels: Int) {
-        let key = NameTable.lookupKey(name)
-        var levels = 0
-        for context in chain {
-            if context.isClosed { throw context.closedError(looking: name) }
-            if let index = context.table.definition(named: key.name, hash: key.hash) {
-                if let requester { try requester.noteLookup(of: context, index, levels: levels) }
-                return (context, index, levels)
-            }
-            levels += 1
-        }
-        throw noSuchObject(name, from: requester)
+        let found = try locateOpen(NameTable.lookupKey(name), named: name, path: Resolution.path(of: requester, appending: name))
+        if let requester { try requester.noteLookup(of: found.context, found.index, levels: found.levels) }
+        return found
     }
 
     /// The object of definition `index`, made if needed, as a `T`.
@@ -191,11 +159,6 @@ extension ApplicationContext {
     /// The error of a lookup of `name` on this context after `close()` began.
     func closedError(looking name: String) -> ContextError {
         .contextClosed(context: self.name, key: name)
-    }
-
-    @inline(never)
-    func noSuchObject(_ name: String, from requester: Requester?) -> ContextError {
-        .noSuchObject(key: name, searched: chain.map(\.name), path: Resolution.path(of: requester, appending: name))
     }
 }
 

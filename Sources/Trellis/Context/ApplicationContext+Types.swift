@@ -266,29 +266,14 @@ extension ApplicationContext {
     ///
     /// - Throws: `contextClosed` when a context of the chain is closed.
     private func cachedPositions<T>(of type: T.Type) throws(ContextError) -> [TypeMatchPosition]? {
-        var context: Unmanaged<ApplicationContext>? = .passUnretained(self)
-        while let current = context {
-            let (closed, parent) = current._withUnsafeGuaranteedRef { ($0.isClosed, $0.parentRef) }
-            if closed { throw current.takeUnretainedValue().closedError(looking: String(reflecting: T.self)) }
-            context = parent
-        }
+        if let closed = firstClosedOnChain() { throw closed.closedError(looking: String(reflecting: T.self)) }
         return journal.typeMatches(for: ObjectIdentifier(T.self))
-    }
-
-    /// The context `levels` up this one's chain (0: itself), unretained: this context holds it.
-    private func ancestor(_ levels: Int) -> Unmanaged<ApplicationContext> {
-        var context = Unmanaged.passUnretained(self)
-        for _ in 0..<levels {
-            // A cached position's levels are within the chain it was found on, which never changes.
-            context = context._withUnsafeGuaranteedRef { $0.parentRef! }
-        }
-        return context
     }
 
     /// The made singleton at `position` as a `T`, read from its record without a lock or a
     /// retain of its context; `nil` for a prototype, or a singleton not made.
     private func madeSingleton<T>(at position: TypeMatchPosition, as type: T.Type) -> T? {
-        ancestor(position.levels)._withUnsafeGuaranteedRef { context -> T? in
+        ancestor(position.levels).withGuaranteedReference { context -> T? in
             guard let made = context.records[position.index].published.load(ordering: .acquiring) else { return nil }
             if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.assumingMemoryBound(to: T.self).pointee }
             func cast<Object>(_: Object.Type) -> T? { made.assumingMemoryBound(to: Object.self).pointee as? T }

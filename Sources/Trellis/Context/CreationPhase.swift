@@ -44,14 +44,14 @@ enum WaitTarget {
     /// The target's phase. Called with `Coordinator.lock` held.
     var phase: CreationPhase {
         switch self {
-        case let .definition(context, index): context._withUnsafeGuaranteedRef { $0.states[index].phase }
+        case let .definition(context, index): context.withGuaranteedReference { $0.states[index].phase }
         case let .lazyProperty(slot): slot.phase
         }
     }
 
     var key: String {
         switch self {
-        case let .definition(context, index): context._withUnsafeGuaranteedRef { $0.table.keys[index] }
+        case let .definition(context, index): context.withGuaranteedReference { $0.table.keys[index] }
         case let .lazyProperty(slot): slot.name
         }
     }

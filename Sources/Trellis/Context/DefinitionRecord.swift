@@ -34,7 +34,7 @@ struct DefinitionRecord: ~Copyable {
     var typeID: ObjectIdentifier { ObjectIdentifier(objectType) }
 
     deinit {
-        if let route = injection.load(ordering: .acquiring), !route._withUnsafeGuaranteedRef(\.isShared) { route.release() }
+        if let route = injection.load(ordering: .acquiring), !route.withGuaranteedReference({ $0.isShared }) { route.release() }
     }
 }
 

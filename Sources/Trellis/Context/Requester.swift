@@ -30,7 +30,7 @@ struct Requester {
     @inline(__always)
     func recordEdge(to index: Int, levels: Int) {
         guard self.index >= 0 else { return }
-        context._withUnsafeGuaranteedRef { context in
+        context.withGuaranteedReference { context in
             if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
                 context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
             }
@@ -51,7 +51,7 @@ struct Requester {
         }
         let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))
         if session.restrictsAsync { throw problem }
-        session.problems?.add(problem, foundIn: context._withUnsafeGuaranteedRef { $0.table.keys[self.index] })
+        session.problems?.add(problem, foundIn: context.withGuaranteedReference { $0.table.keys[self.index] })
     }
 }
 
@@ -60,7 +60,7 @@ extension Resolution {
     /// call.
     static func path(of requester: Requester?, appending key: String) -> [String] {
         guard let requester else { return [key] }
-        return requester.resolution._withUnsafeGuaranteedRef { $0.path(appending: key) }
+        return requester.resolution.withGuaranteedReference { $0.path(appending: key) }
     }
 
     /// Runs `body` synchronously in the resolution a lookup from `requester` belongs to, bound

@@ -22,7 +22,7 @@ final class Resolution: @unchecked Sendable {
         /// `ThreadState.injectInits` of the level below, restored when the frame is popped.
         let savedInjectInits: Int
 
-        var key: String { context._withUnsafeGuaranteedRef { $0.table.keys[definition] } }
+        var key: String { context.withGuaranteedReference { $0.table.keys[definition] } }
 
         func isDefinition(_ index: Int, of context: ApplicationContext) -> Bool {
             definition == index && self.context.toOpaque() == Unmanaged.passUnretained(context).toOpaque()

@@ -60,7 +60,7 @@ struct JournalAccess {
     private var context: ApplicationContext { unretained.takeUnretainedValue() }
 
     func record(_ edge: Edge) {
-        unretained._withUnsafeGuaranteedRef { context in
+        unretained.withGuaranteedReference { context in
             Coordinator.lock.withLock { Self.append(edge, to: &context.journalStorage.edges) }
         }
     }

@@ -38,9 +38,9 @@ extension ApplicationContext {
     @inline(__always)
     func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         if let route = records[index].injection.load(ordering: .acquiring),
-           route._withUnsafeGuaranteedRef({ route in
+           route.withGuaranteedReference({ route in
                route.plan.typeID == Self.dynamicTypeID(of: made, isClass: isClass)
-                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?._withUnsafeGuaranteedRef { $0.injectInits } == 0))
+                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.withGuaranteedReference { $0.injectInits } == 0))
            }) {
             return
         }
@@ -55,14 +55,14 @@ extension ApplicationContext {
         // Read the reference where it lies instead of copying the value out (a retain and a
         // release through the value witness table of an unspecialised `T`).
         let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
-        return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) }
+        return Unmanaged<AnyObject>.fromOpaque(object).withGuaranteedReference { ObjectIdentifier(type(of: $0)) }
     }
 
     /// The dynamic type of the value at `made` (a declared existential opened).
     static func dynamicType<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> Any.Type {
         guard isClass else { return type(of: made.pointee as Any) }
         let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
-        return Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { type(of: $0) }
+        return Unmanaged<AnyObject>.fromOpaque(object).withGuaranteedReference { type(of: $0) }
     }
 
     /// The route of definition `index` if it is for objects of `typeID`.
@@ -113,7 +113,7 @@ extension ApplicationContext {
         if records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
             return (plan, made.takeUnretainedValue())
         }
-        if !made._withUnsafeGuaranteedRef(\.isShared) { made.release() }
+        if !made.withGuaranteedReference({ $0.isShared }) { made.release() }
         return (plan, nil)
     }
 
@@ -121,7 +121,7 @@ extension ApplicationContext {
     @inline(never)
     private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
-        let wrappersMade = resolution.boundThread?._withUnsafeGuaranteedRef { $0.injectInits } ?? 0
+        let wrappersMade = resolution.boundThread?.withGuaranteedReference { $0.injectInits } ?? 0
         guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
         try withExtendedLifetime(target.object) { () throws(ContextError) in
             try apply(plan, route, at: target.base, object: target.object, requester: index, resolution)

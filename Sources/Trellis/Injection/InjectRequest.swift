@@ -19,7 +19,7 @@ struct InjectRequest {
 
     /// The property's name, the key unless the wrapper names one.
     @usableFromInline var property: String { field.pointee.property }
-    @usableFromInline var ownerName: String { plan._withUnsafeGuaranteedRef { $0.typeName } }
+    @usableFromInline var ownerName: String { plan.withGuaranteedReference { $0.typeName } }
 
     @usableFromInline
     func typeMismatch<Expected>(_ key: String, expected: Expected.Type, actual: Any) -> ContextError {

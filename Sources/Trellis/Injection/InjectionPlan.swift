@@ -1,4 +1,3 @@
-@_spi(Reflection) import Swift
 import Synchronization
 
 /// What injecting an object of one type takes: the offsets of its `@Inject` fields (superclasses'
@@ -49,17 +48,14 @@ final class InjectionPlan: @unchecked Sendable {
         var found: [Field] = []
         var count = 0
         isClass = type is AnyObject.Type
-        // `_EachFieldOptions.classType` (raw value 1) visits class instances, superclass fields
-        // included (the static property itself is not concurrency-safe to reference); structs
-        // need no option. Other kinds of type (enums, tuples, …) report `false` and no field.
-        let visited = _forEachField(of: type, options: _EachFieldOptions(rawValue: isClass ? 1 : 0)) { name, offset, fieldType, _ in
+        // Other kinds of type (enums, tuples, …) have no field.
+        let visited = Runtime.forEachStoredField(of: type) { name, offset, fieldType in
             count += 1
             if let injectable = fieldType as? any InjectableField.Type {
                 var property = String(cString: name)
                 if property.hasPrefix("_") { property.removeFirst() }
                 found.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property, wrapper: ObjectIdentifier(fieldType)))
             }
-            return true
         }
         let storage = UnsafeMutableBufferPointer<Field>.allocate(capacity: max(found.count, 1))
         _ = storage.initialize(from: found)
@@ -106,7 +102,7 @@ final class InjectionPlan: @unchecked Sendable {
         let slot = recent + Int((bits ^ (bits >> 8)) & 255)
         if let raw = slot.pointee.load(ordering: .acquiring) {
             let plan = Unmanaged<InjectionPlan>.fromOpaque(raw)
-            if plan._withUnsafeGuaranteedRef({ $0.typeID == id }) { return plan }
+            if plan.withGuaranteedReference({ $0.typeID == id }) { return plan }
         }
         let plan = Unmanaged.passUnretained(lookUp(type, id))
         slot.pointee.store(UnsafeRawPointer(plan.toOpaque()), ordering: .releasing)

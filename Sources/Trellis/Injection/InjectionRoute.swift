@@ -38,10 +38,10 @@ final class InjectionRoute: @unchecked Sendable {
     static func make(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) -> Unmanaged<InjectionRoute> {
         guard plan.fields.isEmpty else {
             guard let parent = context.parentRef else { return .passRetained(InjectionRoute(plan, for: context, object: base, isShared: false)) }
-            let kept = parent._withUnsafeGuaranteedRef { parent in
+            let kept = parent.withGuaranteedReference { parent in
                 parent.childRoutes.route(for: plan, names: context.table) { InjectionRoute(plan, for: context, object: base, isShared: false) }
             }
-            if kept._withUnsafeGuaranteedRef({ $0.matches(base) }) { return kept }
+            if kept.withGuaranteedReference({ $0.matches(base) }) { return kept }
             kept.release()
             return .passRetained(InjectionRoute(plan, for: context, object: base, isShared: false))
         }
@@ -63,7 +63,7 @@ final class InjectionRoute: @unchecked Sendable {
         var up = context.parentRef
         while let parent = up {
             last += 1
-            up = parent._withUnsafeGuaranteedRef(\.parentRef)
+            up = parent.withGuaranteedReference { $0.parentRef }
         }
         for (position, field) in plan.fields.enumerated() {
             let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
@@ -131,10 +131,10 @@ extension InjectRequest {
     @usableFromInline
     func routed(_ type: ObjectIdentifier) -> RoutedField {
         guard let target, requester.index >= 0 else { return .lookUp }
-        guard let context = openContext(levels: target.pointee.levels) else { return .lookUp }
+        guard let context = requester.context.withGuaranteedReference({ $0.openAncestor(target.pointee.levels) }) else { return .lookUp }
         let index = target.pointee.index
         guard index >= 0 else { return .missing }
-        let routed = context._withUnsafeGuaranteedRef { context -> RoutedField in
+        let routed = context.withGuaranteedReference { context -> RoutedField in
             guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
             if context.records[index].scope == .prototype { return .toMake }
             guard let made = context.records[index].published.load(ordering: .acquiring) else {
@@ -146,22 +146,6 @@ extension InjectRequest {
         if case .lookUp = routed { return .lookUp }
         requester.recordEdge(to: index, levels: target.pointee.levels)
         return routed
-    }
-
-    /// The context `levels` parents up from the injecting one, if it and every context on the
-    /// way are open. Unretained: the injecting context keeps its parents alive.
-    @inline(__always)
-    private func openContext(levels: Int) -> Unmanaged<ApplicationContext>? {
-        var context = requester.context
-        var level = 0
-        while true {
-            let (closed, parent) = context._withUnsafeGuaranteedRef { ($0.isClosed, $0.parentRef) }
-            if closed { return nil }
-            if level == levels { return context }
-            guard let parent else { return nil }
-            context = parent
-            level += 1
-        }
     }
 
     /// Whether a context of the injecting one's chain answers to the field's key `name`: from
@@ -179,8 +163,7 @@ extension InjectRequest {
     func makeTarget(into result: UnsafeMutableRawPointer) throws(ContextError) {
         let target = target!.pointee
         let requester = requester
-        var found = requester.context
-        for _ in 0..<target.levels { found = found._withUnsafeGuaranteedRef { $0.parentRef! } }
+        let found = requester.context.withGuaranteedReference { $0.ancestor(target.levels) }
         // At +0: the injecting context keeps the target's context (itself or a parent) alive.
         _ = try found.withGuaranteedReference { context throws(ContextError) in
             guard !isAsync else { return try context.make(target.index, into: result, from: requester) }

@@ -111,7 +111,7 @@ enum PropertyNames {
         if let known { return known }
         guard let type = declaringType(of: declaration) else { return nil }
         var inherited: Set<Int> = []
-        if let someClass = type as? AnyClass, let superclass = _getSuperclass(someClass) {
+        if let someClass = type as? AnyClass, let superclass = Runtime.superclass(of: someClass) {
             inherited = Set(InjectionPlan.of(superclass).fields.map(\.offset))
         }
         let candidates = InjectionPlan.of(type).fields.filter { !inherited.contains($0.offset) && $0.wrapper == ObjectIdentifier(declaration.wrapper) }
@@ -129,13 +129,13 @@ enum PropertyNames {
     private static func declaringType(of declaration: PropertyDeclaration) -> Any.Type? {
         guard let module = "\(declaration.file)".split(separator: "/").first.map(String.init) else { return nil }
         let owner = "\(declaration.owner)"
-        if let type = _typeByName("\(module).\(owner)") { return type }
+        if let type = Runtime.type(named: "\(module).\(owner)") { return type }
         // Mangled names spell identifiers as length and bytes; other identifiers (non-ASCII,
         // nested types) are beyond this fallback.
         guard module.utf8.allSatisfy({ $0 < 0x80 }), owner.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: ".") }) else { return nil }
         let prefix = "\(module.utf8.count)\(module)\(owner.utf8.count)\(owner)"
         for kind in ["V", "O", "C"] {
-            if let type = _typeByName(prefix + kind) { return type }
+            if let type = Runtime.type(named: prefix + kind) { return type }
         }
         return nil
     }

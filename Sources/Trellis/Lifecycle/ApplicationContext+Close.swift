@@ -101,12 +101,12 @@ extension ApplicationContext {
     ///   ``DisposalTimedOut`` (its description is the failure's `error`).
     nonisolated(nonsending)
     public func close(timeout: Duration) async throws(ContextError) {
-        try await close(waitingAtMost: timeout)
+        try await close(waitingAtMost: DisposalBound(timeout: timeout) { _ in try? await Task.sleep(for: timeout, clock: .continuous) })
     }
 
-    /// The awaited close; `timeout` bounds each disposal's wait.
+    /// The awaited close; `bound` bounds each disposal's wait.
     nonisolated(nonsending)
-    private func close(waitingAtMost timeout: Duration?) async throws(ContextError) {
+    func close(waitingAtMost bound: DisposalBound?) async throws(ContextError) {
         if ClosingScope.contains(self) { return }
         let lock = Coordinator.lock
         lock.lock()
@@ -128,9 +128,9 @@ extension ApplicationContext {
         lock.unlock()
         let ordered = DisposalOrder.of(made, edges: journal.edges, definitions: count)
         let failures: [ContextError.DisposalFailure]
-        if timeout != nil || ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
+        if bound != nil || ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
             failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
-                await Self.dispose(ordered, keys: table.keys, waitingAtMost: timeout)
+                await Self.dispose(ordered, keys: table.keys, waitingAtMost: bound)
             }
         } else {
             // The common case, without the task-local's async form: its operation would run off
@@ -180,22 +180,23 @@ extension ApplicationContext {
     }
 
     /// Disposes `made` in order, awaiting async disposals and hopping to the main actor for
-    /// those disposable only there; returns what failed. With a `timeout`, each disposal runs in
+    /// those disposable only there; returns what failed. With a `bound`, each disposal runs in
     /// a task of its own and is left running (and reported as ``DisposalTimedOut``) if it has
-    /// not ended by then.
+    /// not ended when the bound's wait does.
     nonisolated(nonsending)
-    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost timeout: Duration? = nil) async -> [ContextError.DisposalFailure] {
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bound: DisposalBound? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
             let value = singleton.box.anyValue
-            if let timeout {
+            if let bound {
+                let key = keys[singleton.index]
                 // The disposal task is the only code the context lets use the object from now on:
                 // the context is closed, and lookups can no longer hand it out.
                 let handOver = UncheckedSendable(value)
-                switch await BoundedDisposal.run(within: timeout, { try await dispose(handOver.value) }) {
+                switch await BoundedDisposal.run(until: { await bound.wait(key) }, { try await dispose(handOver.value) }) {
                 case .finished(failure: nil): break
-                case let .finished(failure?): failures.append(.init(key: keys[singleton.index], error: failure))
-                case .timedOut: failures.append(.init(key: keys[singleton.index], error: "\(DisposalTimedOut(key: keys[singleton.index], timeout: timeout))"))
+                case let .finished(failure?): failures.append(.init(key: key, error: failure))
+                case .timedOut: failures.append(.init(key: key, error: "\(DisposalTimedOut(key: key, timeout: bound.timeout))"))
                 }
                 continue
             }

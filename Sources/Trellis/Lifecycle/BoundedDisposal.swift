@@ -1,6 +1,6 @@
 /// One disposal that `close(timeout:)` waits for at most a while: it runs in an unstructured
 /// task, so it can be left running, and the close waits for whichever ends first, the disposal
-/// or a sleep.
+/// or the deadline (a sleep of the timeout, `DisposalBound`).
 ///
 /// A child task could not be left behind: a task group waits for all its children before it
 /// returns, so the hanging disposal would hold the close after all. The waiting, on the other
@@ -13,8 +13,9 @@ enum BoundedDisposal {
         case timedOut
     }
 
-    /// Runs `dispose` in an unstructured task and waits for it at most `timeout`.
-    static func run(within timeout: Duration, _ dispose: @escaping @Sendable () async throws -> Void) async -> Ending {
+    /// Runs `dispose` in an unstructured task and waits for it until `deadline` returns (it is
+    /// cancelled once the disposal ends first).
+    static func run(until deadline: @escaping @Sendable () async -> Void, _ dispose: @escaping @Sendable () async throws -> Void) async -> Ending {
         let watch = Watch()
         Task {
             do {
@@ -24,12 +25,11 @@ enum BoundedDisposal {
                 watch.end(.finished(failure: "\(error)"))
             }
         }
-        let deadline = ContinuousClock.now + timeout
         return await withTaskGroup(of: Ending.self) { group in
             group.addTask { await watch.wait() }
             group.addTask {
                 // A cancelled close stops waiting too: what is still running is reported.
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                await deadline()
                 return .timedOut
             }
             let first = await group.next() ?? .timedOut

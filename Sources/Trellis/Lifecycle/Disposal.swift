@@ -27,7 +27,7 @@ enum Disposal {
     /// from its type's plan (kept for the process), without a cast. Values (an optional declared
     /// type among them) answer `false` and are cast.
     static func isNever(_ value: Any) -> Bool {
-        InjectionPlan.unretained(of: type(of: value))._withUnsafeGuaranteedRef(\.isNeverDisposable)
+        InjectionPlan.unretained(of: type(of: value)).withGuaranteedReference { $0.isNeverDisposable }
     }
 
     init(of value: Any) {

@@ -60,7 +60,7 @@ final class ThreadState {
     /// returns the current context if one may be set.
     @inline(__always)
     static func countInjectWrapper() -> ApplicationContext? {
-        currentUnretained._withUnsafeGuaranteedRef { thread in
+        currentUnretained.withGuaranteedReference { thread in
             thread.injectInits &+= 1
             return CurrentContext.mayBeSet ? thread.currentContext() : nil
         }

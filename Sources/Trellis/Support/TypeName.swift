@@ -1,7 +1,7 @@
 /// A type's name as `String(describing:)` writes it, at a fraction of the cost.
 ///
 /// A context made per request names itself after its factory's type on every request, and
-/// `String(describing:)` costs thousands of instructions. The runtime's `_typeName` is cheap but,
+/// `String(describing:)` costs thousands of instructions. The runtime's `_typeName` (`Runtime.unqualifiedName`) is cheap but,
 /// in optimised builds, spells a `private` or `fileprivate` type with its discriminator,
 /// `(RequestFactory in _3259BD65DE6C89FC…)`, which is removed here.
 ///
@@ -12,8 +12,8 @@ enum TypeName {
     @inlinable
     @inline(__always)
     static func of<T>(_ type: T.Type) -> String {
-        let name = _typeName(T.self, qualified: false)
-        // Over contiguous bytes: iterating `utf8` would cost more than `_typeName` itself.
+        let name = Runtime.unqualifiedName(of: T.self)
+        // Over contiguous bytes: iterating `utf8` would cost more than the name itself.
         let mayHaveDiscriminator = name.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "(")) } ?? true
         guard mayHaveDiscriminator else { return name }
         return removingDiscriminators(from: name)

@@ -111,19 +111,3 @@ final class ConcurrencyMonitor: @unchecked Sendable {
         return true
     }
 }
-
-/// A value guarded by a ``ConcurrencyMonitor``, for collecting what test threads saw.
-final class ConcurrencyGuarded<Value>: @unchecked Sendable {
-    // Safe: `value` is only read or written with `monitor` held. Values that are not `Sendable`
-    // (test objects) are handed over once, then read by the test after the threads finished.
-    private let monitor = ConcurrencyMonitor()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
-        try monitor.withLock { () throws(E) -> R in try body(&stored) }
-    }
-
-    var value: Value { monitor.withLock { stored } }
-}

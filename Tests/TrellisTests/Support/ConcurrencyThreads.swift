@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TrellisTestSupport
 
 /// Runs test bodies on dedicated threads.
 ///
@@ -47,7 +48,7 @@ final class ConcurrencyFlag: Sendable {
 /// Which of several closures have run once already, so that only their first run meets the
 /// others at a barrier (a retry after a failure must not wait for a party that is gone).
 final class ConcurrencyFirstRuns: Sendable {
-    private let claimed = ConcurrencyGuarded<Set<Int>>([])
+    private let claimed = Guarded<Set<Int>>([])
 
     /// `true` exactly once per `position`.
     func claim(_ position: Int) -> Bool {
@@ -72,7 +73,7 @@ final class ConcurrencyWeak: @unchecked Sendable {
 /// of the cooperative pool; `nil` if the hang guard gave up waiting (``ConcurrencyHangGuard``:
 /// the process stopped progressing, a deadlock), never because the machine is slow.
 func finishesOnAThread<R: Sendable>(_ body: @escaping @Sendable () -> R) async -> R? {
-    let result = ConcurrencyGuarded<R?>(nil)
+    let result = Guarded<R?>(nil)
     let done = ConcurrencyThreads.start(1) { _ in
         let value = body()
         result.withLock { $0 = value }

@@ -1,8 +1,9 @@
 import Trellis
+import TrellisTestSupport
 
 /// The keys of disposed objects, in the order their `dispose()` ran, from any thread or task.
 final class DisposalLog: Sendable {
-    private let entries = ConcurrencyGuarded<[String]>([])
+    private let entries = Guarded<[String]>([])
 
     func record(_ key: String) { entries.withLock { $0.append(key) } }
 
@@ -70,7 +71,7 @@ final class AsyncDisposableProbe: AsyncDisposable, Sendable {
 /// cooperative pool (a dedicated thread waits, bounded by ``ConcurrencyHangGuard``); `nil` if it
 /// did not finish in time (a hang).
 func finishesInTime<R: Sendable>(_ body: @escaping @Sendable () async -> R) async -> R? {
-    let result = ConcurrencyGuarded<R?>(nil)
+    let result = Guarded<R?>(nil)
     let done = ConcurrencyLatch(count: 1)
     Task {
         let value = await body()

@@ -1,0 +1,153 @@
+@_spi(Reflection) import Swift
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every use of the Swift runtime's underscored or unexported API, in one place: why each is
+/// needed, and what breaks if it changes. Nothing else in the library calls such API.
+///
+/// - `_forEachField(of:options:body:)` (`forEachStoredField`, SPI `Reflection` of the standard library): the stored properties of a type, with
+///   offsets. `@Inject` finds its properties by them (the language has no other reflection that
+///   gives offsets). If it stopped reporting a type's fields, no property of that type would be
+///   injected and every `@Inject` test fails.
+/// - `_typeByName(_:)` (`type(named:)`): the type that declares a property, to learn the
+///   property's name for an error message. If it stopped resolving names, messages name the
+///   property by file and line only (`InjectReflectionTests` shows it).
+/// - `_getSuperclass(_:)` (`superclass(of:)`): tells a class's own `@Inject` properties from
+///   inherited ones, for the same messages.
+/// - `_typeName(_:qualified:)` (`unqualifiedName(of:)`): a type's name as `String(describing:)`
+///   writes it, at a fraction of the cost (every context made per request names itself after
+///   its factory). If its spelling changed, context names in messages would change
+///   (`TypeNameTests`).
+/// - `String._nfcCodeUnits` (`nfcCodeUnits(of:)`): Unicode normalisation form C, so names that
+///   are equal as Swift strings are one key. If it went away, non-ASCII keys would compare by
+///   their bytes (`NameEquivalenceTests`).
+/// - `Unmanaged._withUnsafeGuaranteedRef(_:)` (`withGuaranteedReference`): uses an unretained
+///   object at +0, without a retain and release (two threads retaining one context would write
+///   its reference count on every lookup). It is documented; only its name is underscored.
+/// - `swift_conformsToProtocolWithExecutionContext`, `swift_isInConformanceExecutionContext`,
+///   `swift_ConformanceExecutionContextSize` (`conformance(of:to:readingIsolation:)`), exported by
+///   the Swift 6.2 runtime and looked up by name at run time: a runtime without them (older than
+///   isolated conformances, where every cast succeeds everywhere) answers `.none`, and only the
+///   diagnosis of isolated conformances is lost (`TrellisMainActorTests` show it).
+/// - The layout of an existential type's metadata (kind `0x303`; `TargetExistentialTypeMetadata`:
+///   kind word, 32-bit flags with bit 30 for a superclass constraint, 32-bit protocol count, the
+///   superclass if any, one pointer per protocol, the low bit marking an Objective-C protocol).
+///   If it changed, the kind check fails first and the answer is `.none`.
+@usableFromInline
+enum Runtime {
+    /// Calls `body` with the name, offset and type of every stored property of `type` (a class's
+    /// inherited ones included); `false` for a kind of type without fields (enum, tuple, …).
+    static func forEachStoredField(of type: Any.Type, _ body: (UnsafePointer<CChar>, Int, Any.Type) -> Void) -> Bool {
+        // `_EachFieldOptions.classType` (raw value 1) visits class instances, superclass fields
+        // included (the static property itself is not concurrency-safe to reference).
+        let options = _EachFieldOptions(rawValue: type is AnyObject.Type ? 1 : 0)
+        return _forEachField(of: type, options: options) { name, offset, fieldType, _ in
+            body(name, offset, fieldType)
+            return true
+        }
+    }
+
+    /// The type the runtime knows by `name` (qualified, or mangled).
+    static func type(named name: String) -> Any.Type? { _typeByName(name) }
+
+    /// The superclass of `someClass`, if any.
+    static func superclass(of someClass: AnyClass) -> AnyClass? { _getSuperclass(someClass) }
+
+    /// `T`'s name as `String(describing:)` writes it, except that a private type's name carries
+    /// its discriminator (`TypeName` removes it). Inlinable: where `T` is known, the compiler
+    /// folds it into a constant.
+    @inlinable
+    @inline(__always)
+    static func unqualifiedName<T>(of _: T.Type) -> String { _typeName(T.self, qualified: false) }
+
+    /// `name`'s UTF-8 code units in Unicode normalisation form C.
+    static func nfcCodeUnits(of name: String) -> [UInt8] { Array(name._nfcCodeUnits) }
+
+    // MARK: Isolated conformances
+
+    /// How a type conforms to every protocol of an existential.
+    enum Conformance: Equatable {
+        case none
+        case usableHere
+        case isolatedElsewhere
+    }
+
+    /// How `type` conforms to every protocol of `Existential`; with `readingIsolation`, a
+    /// conformance isolated to a global actor counts as `isolatedElsewhere` even where it is
+    /// usable (the first word of the runtime's conformance execution context is the global
+    /// actor's type, set only for an isolated conformance).
+    static func conformance<Existential>(of type: Any.Type, to _: Existential.Type, readingIsolation: Bool = false) -> Conformance {
+        guard let functions = conformanceFunctions else { return .none }
+        let protocols = protocolDescriptors(of: Existential.self)
+        guard !protocols.isEmpty else { return .none }
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        let size = max(functions.contextSize, MemoryLayout<UInt>.size * 2)
+        let context = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<UInt>.alignment)
+        defer { context.deallocate() }
+        var result = Conformance.usableHere
+        for descriptor in protocols {
+            context.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+            guard functions.conforms(metadata, descriptor, context) != nil else { return .none }
+            let isolated = readingIsolation ? context.load(as: UInt.self) != 0 : !functions.isInContext(metadata, context)
+            if isolated { result = .isolatedElsewhere }
+        }
+        return result
+    }
+
+    private typealias ConformsWithContext = @convention(c) (UnsafeRawPointer, UnsafeRawPointer, UnsafeMutableRawPointer) -> UnsafeRawPointer?
+    private typealias IsInContext = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> Bool
+
+    private struct ConformanceFunctions: @unchecked Sendable {
+        // Safe: function pointers into the runtime and a size, written once by the initialiser
+        // of a `static let` (which the language runs once, thread-safely) and only read after.
+        let conforms: ConformsWithContext
+        let isInContext: IsInContext
+        let contextSize: Int
+    }
+
+    private static let conformanceFunctions: ConformanceFunctions? = {
+        guard let handle = dlopen(nil, RTLD_NOW),
+              let conforms = dlsym(handle, "swift_conformsToProtocolWithExecutionContext"),
+              let isInContext = dlsym(handle, "swift_isInConformanceExecutionContext"),
+              let size = dlsym(handle, "swift_ConformanceExecutionContextSize") else { return nil }
+        return ConformanceFunctions(
+            conforms: unsafeBitCast(conforms, to: ConformsWithContext.self),
+            isInContext: unsafeBitCast(isInContext, to: IsInContext.self),
+            contextSize: size.load(as: Int.self)
+        )
+    }()
+
+    /// The Swift protocols of an existential type, empty for any other type.
+    private static func protocolDescriptors(of existential: Any.Type) -> [UnsafeRawPointer] {
+        let metadata = unsafeBitCast(existential, to: UnsafeRawPointer.self)
+        guard metadata.load(as: UInt.self) == 0x303 else { return [] }
+        let word = MemoryLayout<UInt>.size
+        let flags = metadata.load(fromByteOffset: word, as: UInt32.self)
+        let count = Int(metadata.load(fromByteOffset: word + 4, as: UInt32.self))
+        let first = word + 8 + (flags & 0x4000_0000 != 0 ? word : 0)
+        return (0..<count).compactMap { position in
+            let reference = metadata.load(fromByteOffset: first + position * word, as: UInt.self)
+            // An Objective-C protocol (low bit set) has no isolated conformances.
+            return reference & 1 == 0 ? UnsafeRawPointer(bitPattern: reference) : nil
+        }
+    }
+}
+
+extension Unmanaged {
+    /// Runs `body` with the unretained instance at +0: no retain and release around it, where
+    /// the caller knows the instance outlives the call.
+    @inline(__always)
+    func withGuaranteedReference<R, Failure: Error>(_ body: (Instance) throws(Failure) -> R) throws(Failure) -> R {
+        do {
+            return try _withUnsafeGuaranteedRef(body)
+        } catch {
+            // `_withUnsafeGuaranteedRef` rethrows untyped; `body` throws nothing but `Failure`.
+            throw error as! Failure
+        }
+    }
+}
