@@ -187,7 +187,7 @@ extension ApplicationContext {
             return .yes(typed)
         }
         if declared { return .yes(nil) }
-        if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
+        if let known = typeCache.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
         if records[index].isAsync { throw requiresAwait(index, nil) }
         guard let probe = try probing() else { return .unknown }
         return try probed(index, probe, T.self)
@@ -198,10 +198,10 @@ extension ApplicationContext {
     private func probed<T>(_ index: Int, _ probe: Any, _ type: T.Type) throws(ContextError) -> Kind<T> {
         guard let typed = probe as? T else {
             let kind = try notOfKind(index, probe, T.self)
-            journal.rememberKind(of: index, is: ObjectIdentifier(T.self), false)
+            typeCache.rememberKind(of: index, is: ObjectIdentifier(T.self), false)
             return kind
         }
-        journal.rememberKind(of: index, is: ObjectIdentifier(T.self), true)
+        typeCache.rememberKind(of: index, is: ObjectIdentifier(T.self), true)
         return .yes(InjectionPlan.of(Swift.type(of: probe)).hasNothingToInject ? typed : nil)
     }
 
@@ -221,7 +221,7 @@ extension ApplicationContext {
             return .yes(typed)
         }
         if declared { return .yes(nil) }
-        if let known = journal.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
+        if let known = typeCache.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
         let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
             if isMadeByOuterLookup(index, resolution) { return nil }
             return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
@@ -267,7 +267,7 @@ extension ApplicationContext {
     /// - Throws: `contextClosed` when a context of the chain is closed.
     private func cachedPositions<T>(of type: T.Type) throws(ContextError) -> [TypeMatchPosition]? {
         if let closed = firstClosedOnChain() { throw closed.closedError(looking: String(reflecting: T.self)) }
-        return journal.typeMatches(for: ObjectIdentifier(T.self))
+        return typeCache.typeMatches(for: ObjectIdentifier(T.self))
     }
 
     /// The made singleton at `position` as a `T`, read from its record without a lock or a
@@ -293,7 +293,7 @@ extension ApplicationContext {
         let positions = matches.map { match in
             TypeMatchPosition(levels: contexts.firstIndex { $0 === match.context }!, index: match.index)
         }
-        journal.rememberTypeMatches(positions, for: ObjectIdentifier(T.self))
+        typeCache.rememberTypeMatches(positions, for: ObjectIdentifier(T.self))
     }
 
     /// The keys of the chain's unshadowed definitions whose declared type satisfies `matches`.

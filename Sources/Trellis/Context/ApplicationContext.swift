@@ -35,20 +35,24 @@ public final class ApplicationContext: Sendable {
     // holds `Coordinator.lock`.
     nonisolated(unsafe) let states: UnsafeMutablePointer<CreationState>
     let count: Int
-    /// 0 while open; 1 once `close()` began: every lookup on the context, and through it,
-    /// throws `contextClosed`.
-    let lifecycle = Atomic<UInt8>(0)
+    /// The `LifecyclePhase`, the one record of it: once `close()` began (anything but `open`),
+    /// every lookup on the context, and through it, throws `contextClosed`.
+    let lifecycle = Atomic<UInt8>(LifecyclePhase.open.rawValue)
     /// Dependency edges, the start-up log and other diagnostics; guarded by `Coordinator.lock`
     /// (see `ContextJournal`). Unchecked exclusivity: the lock already serialises every access,
     /// and the runtime's dynamic check costs more than the write it guards on a creation path.
     @exclusivity(unchecked) nonisolated(unsafe) var journalStorage = ContextJournal()
     /// The journal's operations.
     var journal: JournalAccess { JournalAccess(unretained: .passUnretained(self)) }
+    /// What lookups by type learned; guarded by `Coordinator.lock` (`TypeLookupCache`).
+    @exclusivity(unchecked) nonisolated(unsafe) var typeCacheStorage = TypeLookupCache()
+    /// The type cache's operations.
+    var typeCache: TypeLookupCacheAccess { TypeLookupCacheAccess(unretained: .passUnretained(self)) }
     /// The scratch context `validate()` runs in: it is not started, and problems injecting its
     /// objects are collected rather than thrown.
     let isValidation: Bool
-    /// What `close()` has done so far; guarded by `Coordinator.lock`.
-    @exclusivity(unchecked) nonisolated(unsafe) var closing = ClosingState.open
+    /// The async closers waiting for a `close()` under way; guarded by `Coordinator.lock`.
+    @exclusivity(unchecked) nonisolated(unsafe) var closeWaiters: [AsyncWaiter] = []
     /// The injection routes of this context's children (`ChildRoutes`), retained; made when a
     /// child first injects an object, released with the context.
     let childRoutesStorage = Atomic<Unmanaged<ChildRoutes>?>(nil)
@@ -157,7 +161,13 @@ public final class ApplicationContext: Sendable {
 
     /// Whether `close()` has begun.
     @inline(__always)
-    var isClosed: Bool { lifecycle.load(ordering: .relaxed) != 0 }
+    var isClosed: Bool { lifecycle.load(ordering: .relaxed) != LifecyclePhase.open.rawValue }
+
+    /// The lifecycle phase; read with `Coordinator.lock` held to act on it.
+    var phase: LifecyclePhase { LifecyclePhase(rawValue: lifecycle.load(ordering: .relaxed))! }
+
+    /// Moves to `phase`; `Coordinator.lock` must be held.
+    func enter(_ phase: LifecyclePhase) { lifecycle.store(phase.rawValue, ordering: .releasing) }
 
     /// This context, then its parent, grandparent, … .
     var chain: UnfoldSequence<ApplicationContext, (ApplicationContext?, Bool)> {

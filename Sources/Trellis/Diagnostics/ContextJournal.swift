@@ -15,8 +15,8 @@ struct Edge: Hashable, @unchecked Sendable {
 }
 
 /// What a context records about itself: dependency edges (for the graph and the disposal
-/// order), the start-up log, and what lookups by type found. Written on creation paths only
-/// (never on the lookup of a made object).
+/// order) and the start-up log. Written on creation paths only (never on the lookup of a made
+/// object). What lookups by type found is kept apart, in `TypeLookupCache`.
 ///
 /// Guarded by `Coordinator.lock` rather than a lock of its own: a context made per request
 /// would otherwise allocate and initialise a mutex per request, and the journal is written
@@ -30,26 +30,6 @@ struct ContextJournal {
     var startupTimeline: StartupTimeline?
     /// `startup` with the waits filled in, and the critical path, once worked out.
     var analysedStartup: (entries: [StartupReport.Entry], criticalPath: [String])?
-    /// Whether a prototype's objects are of a queried type (lookup by type).
-    var kinds: [KindKey: Bool] = [:]
-    /// Per queried type: where `objects(of:)` found its matches, once that can no longer change.
-    ///
-    /// Positions, not objects or contexts: the journal belongs to the context, so anything it
-    /// retained that leads back to the context (the context itself, a child's parent chain, a
-    /// singleton) would keep the context and everything it made alive forever.
-    var typeMatches: [ObjectIdentifier: [TypeMatchPosition]] = [:]
-
-    struct KindKey: Hashable {
-        let definition: Int
-        let type: ObjectIdentifier
-    }
-}
-
-/// Where a lookup by type found a match: definition `index` of the context `levels` up the
-/// asking context's parent chain (0: itself). Owns nothing.
-struct TypeMatchPosition: Sendable {
-    let levels: Int
-    let index: Int
 }
 
 /// The operations on a context's journal, each taking `Coordinator.lock` briefly.
@@ -77,24 +57,6 @@ struct JournalAccess {
             context.journalStorage.startup.append(contentsOf: entries)
             context.journalStorage.startupTimeline = timeline
         }
-    }
-
-    func kind(of definition: Int, is type: ObjectIdentifier) -> Bool? {
-        Coordinator.lock.withLock { context.journalStorage.kinds[.init(definition: definition, type: type)] }
-    }
-
-    func rememberKind(of definition: Int, is type: ObjectIdentifier, _ matches: Bool) {
-        Coordinator.lock.withLock { context.journalStorage.kinds[.init(definition: definition, type: type)] = matches }
-    }
-
-    func typeMatches(for type: ObjectIdentifier) -> [TypeMatchPosition]? {
-        Coordinator.lock.withLock { context.journalStorage.typeMatches[type] }
-    }
-
-    func rememberTypeMatches(_ matches: [TypeMatchPosition], for type: ObjectIdentifier) {
-        // Positions hold no user object: replacing one releases nothing of the user's under
-        // the lock.
-        Coordinator.lock.withLock { context.journalStorage.typeMatches[type] = matches }
     }
 
     /// Every distinct edge, in the order first recorded.

@@ -26,12 +26,12 @@ extension ApplicationContext {
         var made: [DisposalOrder.Made] = []
         while true {
             lock.lock()
-            switch closing {
+            switch phase {
             case .closed:
                 lock.unlock()
                 return
-            case let .closing(_, mayAwait):
-                if mayAwait {
+            case .closing, .closingMayAwait:
+                if phase == .closingMayAwait {
                     // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s
                     // disposal, or blocking a task's thread for async work (possibly the
                     // thread it needs), is refused; a plain thread waits for synchronous
@@ -41,7 +41,7 @@ extension ApplicationContext {
                     if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
                     if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
                     lock.lock()
-                    while case .closing = closing { lock.wait() }
+                    while phase != .closed { lock.wait() }
                     lock.unlock()
                     continue
                 }
@@ -56,9 +56,8 @@ extension ApplicationContext {
             // The casts run without the lock; a singleton published meanwhile means looking again.
             if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
             let began = lock.withLock { () -> Bool in
-                guard case .open = closing, madeSingletons().count == snapshot.count else { return false }
-                closing = .closing(waiters: [], mayAwait: false)
-                lifecycle.store(1, ordering: .releasing)
+                guard phase == .open, madeSingletons().count == snapshot.count else { return false }
+                enter(.closing)
                 return true
             }
             if began {
@@ -110,19 +109,18 @@ extension ApplicationContext {
         if ClosingScope.contains(self) { return }
         let lock = Coordinator.lock
         lock.lock()
-        switch closing {
+        switch phase {
         case .closed:
             lock.unlock()
             return
-        case let .closing(waiters, mayAwait):
+        case .closing, .closingMayAwait:
             let waiter = AsyncWaiter()
-            closing = .closing(waiters: waiters + [waiter], mayAwait: mayAwait)
+            closeWaiters.append(waiter)
             lock.unlock()
             await waiter.suspend()
             return
         case .open:
-            closing = .closing(waiters: [], mayAwait: true)
-            lifecycle.store(1, ordering: .releasing)
+            enter(.closingMayAwait)
         }
         let made = madeSingletons()
         lock.unlock()
@@ -193,7 +191,7 @@ extension ApplicationContext {
                 // The disposal task is the only code the context lets use the object from now on:
                 // the context is closed, and lookups can no longer hand it out.
                 let handOver = UncheckedSendable(value)
-                switch await BoundedDisposal.run(until: { await bound.wait(key) }, { try await dispose(handOver.value) }) {
+                switch await BoundedDisposal.run(until: { await bound.wait(key) }, { try await Disposal.dispose(handOver.value) }) {
                 case .finished(failure: nil): break
                 case let .finished(failure?): failures.append(.init(key: key, error: failure))
                 case .timedOut: failures.append(.init(key: key, error: "\(DisposalTimedOut(key: key, timeout: bound.timeout))"))
@@ -201,24 +199,12 @@ extension ApplicationContext {
                 continue
             }
             do {
-                try await dispose(value)
+                try await Disposal.dispose(value)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }
         }
         return failures
-    }
-
-    /// Disposes one object as ``Disposal`` classifies it: awaited, synchronously, or on the main
-    /// actor.
-    nonisolated(nonsending)
-    private static func dispose(_ value: Any) async throws {
-        switch Disposal(of: value) {
-        case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
-        case let .synchronous(disposable): try disposable.dispose()
-        case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
-        case .none: break
-        }
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.
@@ -236,10 +222,10 @@ extension ApplicationContext {
 
     private func finishClosing() {
         let woken = Coordinator.lock.withLock { () -> [UnsafeContinuation<Void, Never>] in
-            defer { closing = .closed }
+            enter(.closed)
             Coordinator.lock.broadcast()
-            guard case let .closing(waiters, _) = closing else { return [] }
-            return waiters.compactMap { $0.wake() }
+            defer { closeWaiters = [] }
+            return closeWaiters.compactMap { $0.wake() }
         }
         for continuation in woken { continuation.resume() }
     }
@@ -251,8 +237,7 @@ extension ApplicationContext {
     /// synchronous ones).
     func disposeWhatWasMade() {
         let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
-            lifecycle.store(1, ordering: .releasing)
-            closing = .closing(waiters: [], mayAwait: false)
+            enter(.closing)
             return madeSingletons()
         }
         var later: [DisposalOrder.Made] = []
@@ -284,14 +269,11 @@ enum Lifecycle {
         for case let box as AnyBox in boxes {
             let value = box.anyValue
             switch Disposal(of: value) {
-            case .asynchronous:
-                let handOver = UncheckedSendable(value)
-                Task { try? await (handOver.value as? any AsyncDisposable)?.dispose() }
-            case .onMainActor:
-                let handOver = UncheckedSendable(value)
-                Task { @MainActor in try? await Disposal.disposeOnMainActor(handOver) }
             case let .synchronous(disposable):
                 try? disposable.dispose()
+            case .asynchronous, .onMainActor:
+                let handOver = UncheckedSendable(value)
+                Task { try? await Disposal.dispose(handOver.value) }
             case .none:
                 break
             }

@@ -48,6 +48,18 @@ enum Disposal {
 
     /// Awaits an async disposal. Not on the closing caller's actor: `dispose()` is a nonisolated
     /// async method, which runs on the global executor anyway.
+    /// Disposes `value` as it is classified: awaited, synchronously, or on the main actor. The
+    /// one place an object is disposed with `await`, for every close form.
+    nonisolated(nonsending)
+    static func dispose(_ value: Any) async throws {
+        switch Disposal(of: value) {
+        case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
+        case let .synchronous(disposable): try disposable.dispose()
+        case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
+        case .none: break
+        }
+    }
+
     static func await(_ disposable: UncheckedSendable<any AsyncDisposable>) async throws {
         try await disposable.value.dispose()
     }
