@@ -51,6 +51,21 @@ private struct CancellableMakerFactory: ObjectFactory {
     }
 }
 
+/// Reads `slow` lazily: the first read looks it up (and waits for the gate of `GatedFactory`).
+private final class LazyReader: @unchecked Sendable {
+    // Safe: the wrapper is written by the injection, before the context hands the object out;
+    // after that its first read is synchronised by the library (the test's subject).
+    @Inject(.lazy) var slow: CancelObject
+}
+
+private struct LazyReaderFactory: ObjectFactory {
+    let gated = GatedFactory()
+    var definitions: Definitions {
+        gated.definitions
+        createSingleton("reader") { LazyReader() }
+    }
+}
+
 private func expectCancellation(_ error: ContextError?, key: String, sourceLocation: SourceLocation = #_sourceLocation) {
     guard let error else {
         Issue.record("expected creationFailed(CancellationError), got a result", sourceLocation: sourceLocation)
@@ -119,6 +134,24 @@ private func expectCancellation(_ error: ContextError?, key: String, sourceLocat
         #expect(factory.runs.value == 2)
         #expect(made?.run == 2)
         #expect(try Sync.object(context, "slow", as: CancelObject.self) === made)
+    }
+
+    @Test func cancelledTaskWaitingForAnotherTasksFirstReadOfALazyPropertyStopsWaiting() async throws {
+        let factory = LazyReaderFactory()
+        let context = try await ApplicationContext(factory)
+        let reader: LazyReader = try await context.object("reader")
+        // The first read claims the property and waits for `slow`, whose gate is closed.
+        let first = Task { try await reader.$slow.get() }
+        await factory.gated.entered.wait()
+        let waiter = Task { await asyncError { try await reader.$slow.get() } }
+        waiter.cancel()
+        let error = try #require(await AsyncHangGuard.run("a cancelled reader") { await waiter.value })
+        expectCancellation(error, key: "@Inject(.lazy) slow")
+        #expect(!factory.gated.gate.isOpen)
+        factory.gated.gate.open()
+        let made = try await first.value
+        #expect(try await reader.$slow.get() === made)
+        #expect(factory.gated.runs.value == 1)
     }
 
     @Test func lookupInACancelledTaskOfAMadeSingletonReturnsIt() async throws {

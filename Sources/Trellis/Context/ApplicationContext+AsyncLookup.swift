@@ -136,42 +136,9 @@ extension ApplicationContext {
     /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
     func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
         if records[index].runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
-        let lock = Coordinator.lock
-        while true {
-            lock.lock()
-            switch claim(index, resolution, waitsSynchronously: false) {
-            case let .made(box):
-                lock.unlock()
-                return box
-            case .claimed:
-                lock.unlock()
-                return try await createSingletonAsync(index, resolution)
-            case let .failed(error):
-                lock.unlock()
-                throw error
-            case .wait:
-                let waiter = AsyncWaiter()
-                states[index].asyncWaiters.append(waiter)
-                resolution.waitingFor = .definition(.passUnretained(self), index)
-                if resolution.isAsync, !resolution.hasSuspended {
-                    resolution.markSuspended()
-                    lock.broadcast()
-                }
-                lock.unlock()
-                await withTaskCancellationHandler {
-                    await waiter.suspend()
-                } onCancel: {
-                    stopWaiting(waiter, index)
-                }
-                let cancelled = lock.withLock { () -> Bool in
-                    resolution.waitingFor = nil
-                    return waiter.wasCancelled
-                }
-                if cancelled {
-                    throw .creationFailed(key: table.keys[index], path: resolution.path(appending: table.keys[index]), underlying: CancellationError())
-                }
-            }
-        }
+        let slot = WaitTarget.definition(.passUnretained(self), index)
+        if let made = try await slot.acquireSuspending(resolution, { claim(index, resolution, waitsSynchronously: false) }) { return made }
+        return try await createSingletonAsync(index, resolution)
     }
 
     /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
@@ -200,17 +167,6 @@ extension ApplicationContext {
         } catch {
             throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: error)
         }
-    }
-
-    /// The task of `waiter` was cancelled: it stops waiting for definition `index`.
-    private func stopWaiting(_ waiter: AsyncWaiter, _ index: Int) {
-        let continuation = Coordinator.lock.withLock { () -> UnsafeContinuation<Void, Never>? in
-            if let position = states[index].asyncWaiters.firstIndex(where: { $0 === waiter }) {
-                states[index].asyncWaiters.remove(at: position)
-            }
-            return waiter.wake(cancelled: true)
-        }
-        continuation?.resume()
     }
 
     /// `createSingleton` for an async lookup.

@@ -109,25 +109,9 @@ extension ApplicationContext {
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
     func singletonBox(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
-        let lock = Coordinator.lock
-        lock.lock()
-        while true {
-            switch claim(index, resolution, waitsSynchronously: true) {
-            case let .made(box):
-                lock.unlock()
-                return box
-            case .claimed:
-                lock.unlock()
-                return try createSingleton(index, resolution, thread)
-            case let .failed(error):
-                lock.unlock()
-                throw error
-            case .wait:
-                resolution.waitingFor = .definition(.passUnretained(self), index)
-                lock.wait()
-                resolution.waitingFor = nil
-            }
-        }
+        let slot = WaitTarget.definition(.passUnretained(self), index)
+        if let made = try slot.acquireBlocking(resolution, { claim(index, resolution, waitsSynchronously: true) }) { return made }
+        return try createSingleton(index, resolution, thread)
     }
 
     /// The keys of the waits that would close a cycle if `resolution` waited for definition
@@ -139,18 +123,9 @@ extension ApplicationContext {
         }
     }
 
-    /// What a lookup in `resolution` does about singleton `index` now. Called with the lock held.
-    enum Claim {
-        /// Made (or usable early): here it is.
-        case made(AnyBox)
-        /// Nobody is making it: the caller does; the record says so.
-        case claimed
-        case failed(ContextError)
-        /// Someone else is making it: wait and ask again.
-        case wait
-    }
-
-    func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> Claim {
+    /// What a lookup in `resolution` does about singleton `index` now: the singleton's step of the
+    /// creation state machine. Called with the lock held.
+    func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<AnyBox> {
         if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].box!) }
         if records[index].scope == .weak, let box = liveWeakBox(index) { return .made(box) }
         if isClosed { return .failed(closedError(looking: table.keys[index])) }

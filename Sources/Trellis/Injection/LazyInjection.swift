@@ -94,25 +94,8 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     func value(naming: PropertyNaming?) throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.pointee }
         return try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Value in
-            let lock = Coordinator.lock
-            lock.lock()
-            while true {
-                switch claim(resolution) {
-                case let .made(value):
-                    lock.unlock()
-                    return value
-                case let .failed(error):
-                    lock.unlock()
-                    throw error
-                case .claimed:
-                    lock.unlock()
-                    return try finish(resolution, Result { () throws(ContextError) -> Value in try lookUp(naming) })
-                case .wait:
-                    resolution.waitingFor = .lazyProperty(self)
-                    lock.wait()
-                    resolution.waitingFor = nil
-                }
-            }
+            if let made = try WaitTarget.lazyProperty(self).acquireBlocking(resolution, { claim(resolution) }) { return made }
+            return try finish(resolution, Result { () throws(ContextError) -> Value in try lookUp(naming) })
         }
     }
 
@@ -121,41 +104,14 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.pointee }
         let resolution = Resolution(session: .plain, isAsync: true)
-        while true {
-            let lock = Coordinator.lock
-            lock.lock()
-            switch claim(resolution) {
-            case let .made(value):
-                lock.unlock()
-                return value
-            case let .failed(error):
-                lock.unlock()
-                throw error
-            case .claimed:
-                lock.unlock()
-                let result: Result<Value, ContextError>
-                do throws(ContextError) { result = .success(try await lookUpAsync(naming)) } catch { result = .failure(error) }
-                return try finish(resolution, result)
-            case .wait:
-                let waiter = AsyncWaiter()
-                asyncWaiters.append(waiter)
-                resolution.waitingFor = .lazyProperty(self)
-                lock.unlock()
-                await waiter.suspend()
-                lock.withLock { resolution.waitingFor = nil }
-            }
-        }
+        if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution) }) { return made }
+        let result: Result<Value, ContextError>
+        do throws(ContextError) { result = .success(try await lookUpAsync(naming)) } catch { result = .failure(error) }
+        return try finish(resolution, result)
     }
 
-    private enum Claim {
-        case made(Value)
-        case claimed
-        case failed(ContextError)
-        case wait
-    }
-
-    /// Called with the lock held.
-    private func claim(_ resolution: Resolution) -> Claim {
+    /// The first read's step of the creation state machine. Called with the lock held.
+    private func claim(_ resolution: Resolution) -> SlotClaim<Value> {
         if let made { return .made(made.pointee) }
         guard case .making = phase else {
             phase = .making(owner: resolution, depth: resolution.depth)

@@ -1,0 +1,96 @@
+/// One step of the creation state machine: what a lookup does about a slot (a singleton's
+/// definition, or a lazy property's first read) now, decided with `Coordinator.lock` held by the
+/// slot's `claim`.
+enum SlotClaim<Made> {
+    /// Made (or usable early): here it is.
+    case made(Made)
+    /// Nobody was making it: the caller makes it now; the slot says so.
+    case claimed
+    /// Looking further is an error (closed, a cycle, a synchronous wait for async work, …).
+    case failed(ContextError)
+    /// Someone else is making it: wait until they finish, then claim again.
+    case wait
+}
+
+extension WaitTarget {
+    /// Claims the slot for a synchronous lookup: the made object, or `nil` once the caller has
+    /// claimed it (and must make it). Waits by blocking on `Coordinator.lock`'s condition.
+    ///
+    /// This and `acquireSuspending` are the only claim loops of the library: singletons and lazy
+    /// properties alike go through them, and the two differ only in how they wait.
+    @inline(__always)
+    func acquireBlocking<Made>(_ resolution: Resolution, _ claim: () -> SlotClaim<Made>) throws(ContextError) -> Made? {
+        let lock = Coordinator.lock
+        lock.lock()
+        while true {
+            switch claim() {
+            case let .made(made):
+                lock.unlock()
+                return made
+            case .claimed:
+                lock.unlock()
+                return nil
+            case let .failed(error):
+                lock.unlock()
+                throw error
+            case .wait:
+                resolution.waitingFor = self
+                lock.wait()
+                resolution.waitingFor = nil
+            }
+        }
+    }
+
+    /// `acquireBlocking` for an async lookup: waits by suspending, never blocking a thread. A
+    /// task cancelled while it waits stops waiting with `creationFailed` wrapping
+    /// `CancellationError`.
+    func acquireSuspending<Made>(_ resolution: Resolution, _ claim: () -> SlotClaim<Made>) async throws(ContextError) -> Made? {
+        let lock = Coordinator.lock
+        while true {
+            lock.lock()
+            switch claim() {
+            case let .made(made):
+                lock.unlock()
+                return made
+            case .claimed:
+                lock.unlock()
+                return nil
+            case let .failed(error):
+                lock.unlock()
+                throw error
+            case .wait:
+                let waiter = AsyncWaiter()
+                add(waiter)
+                resolution.waitingFor = self
+                // From now on a synchronous caller must not block for what this lookup makes:
+                // its owner is suspended. Those already blocked re-check.
+                if resolution.isAsync, !resolution.hasSuspended {
+                    resolution.markSuspended()
+                    lock.broadcast()
+                }
+                lock.unlock()
+                await withTaskCancellationHandler {
+                    await waiter.suspend()
+                } onCancel: {
+                    stopWaiting(waiter)
+                }
+                let cancelled = lock.withLock { () -> Bool in
+                    resolution.waitingFor = nil
+                    return waiter.wasCancelled
+                }
+                if cancelled {
+                    throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: CancellationError())
+                }
+            }
+        }
+    }
+
+    /// The task of `waiter` was cancelled: it stops waiting.
+    private func stopWaiting(_ waiter: AsyncWaiter) {
+        let continuation = Coordinator.lock.withLock { () -> UnsafeContinuation<Void, Never>? in
+            remove(waiter)
+            return waiter.wake(cancelled: true)
+        }
+        continuation?.resume()
+    }
+}
