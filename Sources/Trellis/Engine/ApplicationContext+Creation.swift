@@ -137,6 +137,7 @@ extension ApplicationContext {
             return .claimed
         case let .deferred(group, _) where group.root === resolution.group.root:
             // Finished, waiting to be published with this lookup's own group.
+            group.root.lastEarlyReference = Coordinator.nextSequence()
             return .made(states[index].box!)
         case .making, .injecting, .deferred:
             if let waited = Coordinator.cycle(through: phase, to: resolution) {
@@ -156,6 +157,7 @@ extension ApplicationContext {
                 // A property cycle: the object exists, its properties are being injected.
                 guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
+                ownerGroup.lastEarlyReference = Coordinator.nextSequence()
                 return .made(states[index].box!)
             }
             if waitsSynchronously {
@@ -181,6 +183,7 @@ extension ApplicationContext {
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
+        let earlyMark = Coordinator.latestSequence
         let box: AnyBox
         do throws(ContextError) {
             box = try constructBox(index, resolution)
@@ -188,7 +191,7 @@ extension ApplicationContext {
             abandon(index)
             throw error
         }
-        if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits) {
+        if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) {
             singletonMade(index, resolution)
             return box
         }
@@ -206,15 +209,22 @@ extension ApplicationContext {
 
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs
     /// no injecting phase: nobody can see it early, so it is published at once, in one round of
-    /// the lock, unless it belongs to a group that is still injecting others. `false` otherwise.
-    func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> Bool {
+    /// the lock. `false` otherwise.
+    ///
+    /// Also while its group is injecting others (the common case: the singletons a handler's
+    /// properties need, made during its injection), as long as no lookup of the group received
+    /// an early reference since it began (`earlyMark`, read before its closure ran): only an
+    /// early reference could have given it an unfinished object to hold, and every one goes
+    /// through `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`).
+    /// Otherwise it waits for its group like any other.
+    func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
         let nothingToInject = InjectionPlan.unretained(of: box.dynamicType).withGuaranteedReference { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
         guard nothingToInject else { return false }
         let lock = Coordinator.lock
         lock.lock()
-        guard resolution.group.isIdle, !isClosed else {
+        guard resolution.group.isIdle || resolution.group.root.lastEarlyReference <= earlyMark, !isClosed else {
             lock.unlock()
             return false
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one lock of the creation slow path, shared by every context because a resolution may
 /// cross contexts (a child's singleton depends on its parent's). Held only to change a
 /// definition's creation phase or to wait, never while a user's closure, `didInject`, `dispose`
@@ -7,14 +9,17 @@ enum Coordinator {
     /// Lives as long as the process.
     static let lock = Lock.make()
 
-    // Guarded by `lock`.
-    nonisolated(unsafe) private static var sequence: UInt64 = 0
+    /// Incremented with `lock` held; readable without it (`latestSequence`).
+    private static let sequence = Atomic<UInt64>(0)
 
     /// A number that grows with every call. Called with `lock` held.
     static func nextSequence() -> UInt64 {
-        sequence &+= 1
-        return sequence
+        sequence.add(1, ordering: .relaxed).newValue
     }
+
+    /// The last number `nextSequence` gave, read without the lock: a mark that every later
+    /// `nextSequence` exceeds (a stale read gives a smaller mark, never a larger one).
+    static var latestSequence: UInt64 { sequence.load(ordering: .relaxed) }
 
     /// The keys of the definitions waited for along a chain of waits from `target` (whose
     /// phase is `phase`) back to `asker`, if waiting would close a cycle; `nil` if waiting is

@@ -30,6 +30,11 @@ final class PublicationGroup: @unchecked Sendable {
     @exclusivity(unchecked) var injectors: [Injector] = []
     /// Made singletons waiting for the group's injections to end.
     @exclusivity(unchecked) var pending: [Pending] = []
+    /// When (`Coordinator.nextSequence()`) a lookup of the group last received an early
+    /// reference (an object not published yet), or another group was merged in; 0: never. A
+    /// singleton made after that, with nothing to inject, cannot hold an unfinished object and
+    /// is published without waiting for the group (`publishIfNothingToInject`).
+    @exclusivity(unchecked) var lastEarlyReference: UInt64 = 0
 
     /// The group this one stands for after merges.
     var root: PublicationGroup {

@@ -1,0 +1,103 @@
+import Testing
+import Trellis
+import TrellisTestSupport
+
+// Docs/DESIGN.md ("Creation: exactly once", publication groups): a singleton made while another
+// is being injected waits for that injection only if it may hold an unfinished object.
+
+private final class Plain: Sendable {}
+
+private final class Holder {
+    let handler: PublicationHandler
+    init(handler: PublicationHandler) { self.handler = handler }
+}
+
+private struct InjectionFailure: Error {}
+
+private final class PublicationHandler {
+    @Inject var plain: Plain
+    @Inject var holder: Holder
+    @Inject var failing: Plain
+}
+
+/// `handler`'s injection makes `plain` (nothing to inject, no early reference), then `holder`
+/// (whose closure takes the handler being injected: an early reference), then `failing`, which
+/// throws on its first run only.
+private struct PublicationFactory: ObjectFactory {
+    let plainRuns = ConcurrencyCounter()
+    let holderRuns = ConcurrencyCounter()
+    let failingRuns = ConcurrencyCounter()
+
+    var definitions: Definitions {
+        createSingleton("plain") { [plainRuns] in
+            plainRuns.increment()
+            return Plain()
+        }
+        createSingleton("holder") { [holderRuns] r in
+            holderRuns.increment()
+            return Holder(handler: try r.object("handler"))
+        }
+        createSingleton("failing") { [failingRuns] () throws -> Plain in
+            failingRuns.increment()
+            if failingRuns.value == 1 { throw InjectionFailure() }
+            return Plain()
+        }
+        createSingleton("handler") { PublicationHandler() }
+    }
+}
+
+@Test func aSingletonMadeDuringAFailedInjectionIsKeptUnlessItTookAnEarlyReference() throws {
+    let factory = PublicationFactory()
+    let context = try ApplicationContext(factory)
+    #expect(throws: ContextError.self) { try context.object("handler", as: PublicationHandler.self) }
+    #expect(factory.plainRuns.value == 1 && factory.holderRuns.value == 1)
+
+    let handler = try context.object("handler", as: PublicationHandler.self)
+    // `plain` could not hold the failed handler: it was published when made, and is kept.
+    #expect(factory.plainRuns.value == 1)
+    #expect(try context.object("plain", as: Plain.self) === handler.plain)
+    // `holder` held the failed handler: it was dropped with it and made again.
+    #expect(factory.holderRuns.value == 2)
+    #expect(handler.holder.handler === handler)
+}
+
+/// `handler` needs `made` (nothing to inject) and then `slow`, whose closure waits for the test.
+private struct HeldInjectionFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+
+    var definitions: Definitions {
+        createSingleton("made") { Plain() }
+        createSingleton("slow") { [entered, release] () -> Holder? in
+            entered.countDown()
+            release.wait()
+            return nil
+        }
+        createSingleton("handler") { HeldHandler() }
+    }
+}
+
+private final class HeldHandler {
+    @Inject var made: Plain
+    @Inject var slow: Holder?
+}
+
+@Test func aSingletonWithNothingToInjectIsServedToOtherThreadsWhileTheInjectionThatMadeItGoesOn() throws {
+    let factory = HeldInjectionFactory()
+    let context = try ApplicationContext(factory)
+    let handlerDone = ConcurrencyThreads.start(1) { _ in _ = try? context.object("handler", as: HeldHandler.self) }
+    defer { factory.release.countDown() }     // never leave the thread hanging, whatever fails
+    try #require(factory.entered.wait(), "the injection never reached `slow`")
+    // `made` is published although `handler` is still being injected: another thread gets it
+    // without waiting for that injection to end.
+    let seen = Guarded<Plain?>(nil)
+    let served = ConcurrencyThreads.run(1) { _ in
+        let made = try? context.object("made", as: Plain.self)
+        seen.withLock { $0 = made }
+    }
+    #expect(served, "a lookup of `made` waited for the injection of `handler`")
+    #expect(!factory.release.isOpen)
+    factory.release.countDown()
+    try #require(handlerDone.wait())
+    #expect(try context.object("handler", as: HeldHandler.self).made === seen.value)
+}
