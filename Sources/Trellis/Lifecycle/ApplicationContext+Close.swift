@@ -38,7 +38,7 @@ extension ApplicationContext {
                     // disposals like any other closer.
                     let snapshot = madeSingletons()
                     lock.unlock()
-                    if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
+                    if let refusal = synchronousCloseRefusal(for: Self.disposables(snapshot)) { throw refusal }
                     if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
                     lock.lock()
                     while phase != .closed { lock.wait() }
@@ -54,14 +54,15 @@ extension ApplicationContext {
             let snapshot = madeSingletons()
             lock.unlock()
             // The casts run without the lock; a singleton published meanwhile means looking again.
-            if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
+            let disposables = Self.disposables(snapshot)
+            if let refusal = synchronousCloseRefusal(for: disposables) { throw refusal }
             let began = lock.withLock { () -> Bool in
-                guard phase == .open, madeSingletons().count == snapshot.count else { return false }
+                guard phase == .open, madeCount() == snapshot.count else { return false }
                 enter(.closing)
                 return true
             }
             if began {
-                made = snapshot
+                made = disposables
                 break
             }
         }
@@ -124,9 +125,9 @@ extension ApplicationContext {
         }
         let made = madeSingletons()
         lock.unlock()
-        let ordered = DisposalOrder.of(made, edges: journal.edges, definitions: count)
+        let ordered = DisposalOrder.of(Self.disposables(made), edges: journal.edges, definitions: count)
         let failures: [ContextError.DisposalFailure]
-        if bound != nil || ordered.contains(where: { Disposal(of: $0.box.anyValue).mustBeAwaited }) {
+        if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
             failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
                 await Self.dispose(ordered, keys: table.keys, waitingAtMost: bound)
             }
@@ -149,7 +150,7 @@ extension ApplicationContext {
     /// casts run without the lock, before anything is disposed.
     private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
         for singleton in made {
-            switch Disposal(of: singleton.box.anyValue) {
+            switch singleton.disposal {
             case .asynchronous: return Self.closeRequiresAwait(table.keys[singleton.index])
             case .onMainActor: return .requiresAwait(key: table.keys[singleton.index], path: [ContextError.closeOffMainActor, table.keys[singleton.index]])
             case .synchronous, .none: continue
@@ -166,7 +167,7 @@ extension ApplicationContext {
         if ordered.isEmpty { return [] }
         return ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
             ordered.compactMap { singleton -> ContextError.DisposalFailure? in
-                guard case let .synchronous(disposable) = Disposal(of: singleton.box.anyValue) else { return nil }
+                guard case let .synchronous(disposable) = singleton.disposal else { return nil }
                 do {
                     try disposable.dispose()
                     return nil
@@ -199,12 +200,36 @@ extension ApplicationContext {
                 continue
             }
             do {
-                try await Disposal.dispose(value)
+                try await singleton.disposal.perform(on: value)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }
         }
         return failures
+    }
+
+    /// The singletons of `made` that are disposed at all, each with its `Disposal`: the one
+    /// classification of a close (casts, so never under the lock). An object whose class adopts
+    /// neither disposal protocol is left out without a cast (`Disposal.isNever`).
+    private static func disposables(_ made: [DisposalOrder.Made]) -> [DisposalOrder.Made] {
+        var disposables: [DisposalOrder.Made] = []
+        for var singleton in made {
+            let value = singleton.box.anyValue
+            if Disposal.isNever(value) { continue }
+            singleton.disposal = Disposal(of: value)
+            if case .none = singleton.disposal { continue }
+            disposables.append(singleton)
+        }
+        return disposables
+    }
+
+    /// How many singletons this context has made (published). Called with the lock held.
+    private func madeCount() -> Int {
+        var made = 0
+        for index in 0..<count where records[index].scope != .prototype && records[index].published.load(ordering: .relaxed) != nil && states[index].box != nil {
+            made += 1
+        }
+        return made
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.
@@ -241,8 +266,8 @@ extension ApplicationContext {
             return madeSingletons()
         }
         var later: [DisposalOrder.Made] = []
-        for singleton in DisposalOrder.of(made, edges: journal.edges, definitions: count) {
-            switch Disposal(of: singleton.box.anyValue) {
+        for singleton in DisposalOrder.of(Self.disposables(made), edges: journal.edges, definitions: count) {
+            switch singleton.disposal {
             case .asynchronous, .onMainActor: later.append(singleton)
             case let .synchronous(disposable): try? disposable.dispose()
             case .none: break

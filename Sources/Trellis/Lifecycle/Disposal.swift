@@ -52,7 +52,13 @@ enum Disposal {
     /// one place an object is disposed with `await`, for every close form.
     nonisolated(nonsending)
     static func dispose(_ value: Any) async throws {
-        switch Disposal(of: value) {
+        try await Disposal(of: value).perform(on: value)
+    }
+
+    /// Disposes `value`, classified as `self`.
+    nonisolated(nonsending)
+    func perform(on value: Any) async throws {
+        switch self {
         case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
         case let .synchronous(disposable): try disposable.dispose()
         case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))

@@ -7,13 +7,15 @@ enum DisposalOrder {
         let index: Int
         let box: AnyBox
         let madeOrder: UInt64
+        /// How it is disposed: classified once per close (`ApplicationContext.disposables`), by
+        /// a cast that must not run under the lock.
+        var disposal = Disposal.none
     }
 
-    /// The disposable singletons of `made` in disposal order. Those never disposed are left out
-    /// before ordering (the edges through them still order the others): a request context
-    /// whose objects dispose nothing reads no edge.
+    /// The disposable singletons `made` (the caller left out those never disposed; the edges
+    /// through them still order the others) in disposal order: a request context whose objects
+    /// dispose nothing reads no edge.
     static func of(_ made: [Made], edges: @autoclosure () -> [Edge], definitions count: Int) -> [Made] {
-        let made = made.filter { !Disposal.isNever($0.box.anyValue) }
         guard made.count > 1 else { return made }
         let edges = edges()
         var successors = Array(repeating: [Int](), count: count)
