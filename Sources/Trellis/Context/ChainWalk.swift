@@ -28,12 +28,13 @@ extension ApplicationContext {
         var current: Unmanaged<ApplicationContext>? = fromParent ? parentRef : .passUnretained(self)
         var levels = fromParent ? 1 : 0
         while let context = current {
-            let (closed, index, parent) = context.withGuaranteedReference {
-                ($0.isClosed, $0.table.definition(named: key.name, hash: key.hash), $0.parentRef)
+            let stop = context.withGuaranteedReference { open -> ChainStop? in
+                if !passingClosed && open.isClosed { return .closed(context) }
+                if let index = open.table.definition(named: key.name, hash: key.hash) { return .found(context, index: index, levels: levels) }
+                current = open.parentRef
+                return nil
             }
-            if closed && !passingClosed { return .closed(context) }
-            if let index { return .found(context, index: index, levels: levels) }
-            current = parent
+            if let stop { return stop }
             levels += 1
         }
         return .missing
