@@ -23,21 +23,10 @@ extension WaitTarget {
         let lock = Coordinator.lock
         lock.lock()
         while true {
-            switch claim() {
-            case let .made(made):
-                lock.unlock()
-                return made
-            case .claimed:
-                lock.unlock()
-                return nil
-            case let .failed(error):
-                lock.unlock()
-                throw error
-            case .wait:
-                resolution.waitingFor = self
-                lock.wait()
-                resolution.waitingFor = nil
-            }
+            if case let .settled(made) = try settle(claim()) { return made }
+            resolution.waitingFor = self
+            lock.wait()
+            resolution.waitingFor = nil
         }
     }
 
@@ -48,40 +37,53 @@ extension WaitTarget {
         let lock = Coordinator.lock
         while true {
             lock.lock()
-            switch claim() {
-            case let .made(made):
-                lock.unlock()
-                return made
-            case .claimed:
-                lock.unlock()
-                return nil
-            case let .failed(error):
-                lock.unlock()
-                throw error
-            case .wait:
-                let waiter = AsyncWaiter()
-                add(waiter)
-                resolution.waitingFor = self
-                // From now on a synchronous caller must not block for what this lookup makes:
-                // its owner is suspended. Those already blocked re-check.
-                if resolution.isAsync, !resolution.hasSuspended {
-                    resolution.markSuspended()
-                    lock.broadcast()
-                }
-                lock.unlock()
-                await withTaskCancellationHandler {
-                    await waiter.suspend()
-                } onCancel: {
-                    stopWaiting(waiter)
-                }
-                let cancelled = lock.withLock { () -> Bool in
-                    resolution.waitingFor = nil
-                    return waiter.wasCancelled
-                }
-                if cancelled {
-                    throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: CancellationError())
-                }
+            if case let .settled(made) = try settle(claim()) { return made }
+            let waiter = AsyncWaiter()
+            add(waiter)
+            resolution.waitingFor = self
+            // From now on a synchronous caller must not block for what this lookup makes:
+            // its owner is suspended. Those already blocked re-check.
+            if resolution.isAsync, !resolution.hasSuspended {
+                resolution.markSuspended()
+                lock.broadcast()
             }
+            lock.unlock()
+            await withTaskCancellationHandler {
+                await waiter.suspend()
+            } onCancel: {
+                stopWaiting(waiter)
+            }
+            let cancelled = lock.withLock { () -> Bool in
+                resolution.waitingFor = nil
+                return waiter.wasCancelled
+            }
+            if cancelled {
+                throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: CancellationError())
+            }
+        }
+    }
+
+    /// What a claim loop does with `claim`'s answer: everything but a wait releases the lock and
+    /// ends the loop (with the made object, `nil` for claimed, or the error).
+    private enum Settlement<Made> {
+        case settled(Made?)
+        case wait
+    }
+
+    @inline(__always)
+    private func settle<Made>(_ claimed: SlotClaim<Made>) throws(ContextError) -> Settlement<Made> {
+        switch claimed {
+        case let .made(made):
+            Coordinator.lock.unlock()
+            return .settled(made)
+        case .claimed:
+            Coordinator.lock.unlock()
+            return .settled(nil)
+        case let .failed(error):
+            Coordinator.lock.unlock()
+            throw error
+        case .wait:
+            return .wait
         }
     }
 
