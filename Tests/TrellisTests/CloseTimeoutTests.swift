@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 @testable import Trellis
 
@@ -106,4 +113,55 @@ private func serverTimesOut(_ timeout: Duration) -> DisposalBound {
     #expect(error == DisposalTimedOut(key: "pool", timeout: .seconds(5)))
     #expect(error != DisposalTimedOut(key: "pool", timeout: .seconds(6)))
     #expect(error.description == "still disposing after 5.0 seconds; left running")
+}
+
+/// A synchronous `dispose()` that blocks until the test releases it (and never gives up).
+private final class BlockingDisposal: Disposable, Sendable {
+    let release: ConcurrencyLatch
+    init(release: ConcurrencyLatch) { self.release = release }
+    func dispose() {
+        while !release.wait() {}
+    }
+}
+
+private struct BlockingFactory: ObjectFactory {
+    let release: ConcurrencyLatch
+    var definitions: Definitions {
+        createEagerSingleton("socket") { [release] in BlockingDisposal(release: release) }
+    }
+}
+
+/// The body of the exit test below: 64 contexts (more than the cooperative pool has threads on
+/// any machine) each leave a blocking `dispose()` running; tasks must still run afterwards.
+/// Exits with 1 when the process stalls (the blocked disposals hold the pool).
+private func blockingDisposalsLeftRunning() async {
+    let finished = ConcurrencyLatch(count: 1)
+    _ = ConcurrencyThreads.start(1) { _ in
+        if !finished.wait() {
+            print("hang: the disposals left running hold the threads the tasks need")
+            exit(1)
+        }
+    }
+    let release = ConcurrencyLatch(count: 1)
+    for _ in 0..<64 {
+        guard let context = try? await ApplicationContext(BlockingFactory(release: release)) else { exit(2) }
+        let bound = DisposalBound(timeout: .milliseconds(1)) { _ in }     // the wait ends at once
+        let error = await thrownContextErrorAsync { () async throws(ContextError) in try await context.close(waitingAtMost: bound) }
+        guard case .disposalFailed? = error else { exit(3) }
+    }
+    // Work that needs the pool: a task group of child tasks.
+    let sum = await withTaskGroup(of: Int.self) { group in
+        for value in 0..<8 { group.addTask { value } }
+        return await group.reduce(0, +)
+    }
+    finished.countDown()
+    release.countDown()
+    if sum != 28 { exit(4) }
+}
+
+/// In a child process, because a regression stalls the whole cooperative pool.
+@Test func blockingSynchronousDisposalsLeftRunningByACloseWithATimeoutDoNotHoldThePool() async {
+    await #expect(processExitsWith: .success) {
+        await blockingDisposalsLeftRunning()
+    }
 }

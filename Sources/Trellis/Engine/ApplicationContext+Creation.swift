@@ -292,7 +292,7 @@ extension ApplicationContext {
             Coordinator.lock.broadcast()
         }
         for continuation in woken { continuation.resume() }
-        Lifecycle.disposeLate(late)
+        LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
     }
 
@@ -320,7 +320,7 @@ extension ApplicationContext {
         for continuation in woken { continuation.resume() }
         let closedLate = late.contains { $0 === mine }
         mine = nil
-        Lifecycle.disposeLate(late)
+        LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
         if closedLate { throw closedError(looking: table.keys[index]) }
     }

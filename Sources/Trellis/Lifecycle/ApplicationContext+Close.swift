@@ -92,9 +92,9 @@ extension ApplicationContext {
     /// ```
     /// When the call returns the context is closed (every lookup throws
     /// ``ContextError/contextClosed(context:key:)``), even if a disposal it left is still
-    /// running. Each disposal runs in a task of its own, so a synchronous `dispose()` that
-    /// blocks is bounded too. A `close` already under way (started by another caller) is waited
-    /// for as it runs.
+    /// running. Each disposal runs in a task of its own, a synchronous `dispose()` on a thread
+    /// of its own, so one that blocks is bounded too and holds no thread of the cooperative
+    /// pool. A `close` already under way (started by another caller) is waited for as it runs.
     ///
     /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
     ///   `dispose()` threw, and each whose disposal was left running, with a
@@ -180,8 +180,8 @@ extension ApplicationContext {
 
     /// Disposes `made` in order, awaiting async disposals and hopping to the main actor for
     /// those disposable only there; returns what failed. With a `bound`, each disposal runs in
-    /// a task of its own and is left running (and reported as ``DisposalTimedOut``) if it has
-    /// not ended when the bound's wait does.
+    /// a task of its own (a synchronous one on a thread of its own) and is left running (and
+    /// reported as ``DisposalTimedOut``) if it has not ended when the bound's wait does.
     nonisolated(nonsending)
     private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bound: DisposalBound? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
@@ -191,8 +191,16 @@ extension ApplicationContext {
                 let key = keys[singleton.index]
                 // The disposal task is the only code the context lets use the object from now on:
                 // the context is closed, and lookups can no longer hand it out.
-                let handOver = UncheckedSendable(value)
-                switch await BoundedDisposal.run(until: { await bound.wait(key) }, { try await Disposal.dispose(handOver.value) }) {
+                let deadline: @Sendable () async -> Void = { await bound.wait(key) }
+                let ending: BoundedDisposal.Ending
+                if case let .synchronous(disposable) = singleton.disposal {
+                    let handOver = UncheckedSendable(disposable)
+                    ending = await BoundedDisposal.run(until: deadline, blocking: { try handOver.value.dispose() })
+                } else {
+                    let handOver = UncheckedSendable((singleton.disposal, value))
+                    ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1) })
+                }
+                switch ending {
                 case .finished(failure: nil): break
                 case let .finished(failure?): failures.append(.init(key: key, error: failure))
                 case .timedOut: failures.append(.init(key: key, error: "\(DisposalTimedOut(key: key, timeout: bound.timeout))"))
@@ -285,34 +293,4 @@ extension ApplicationContext {
     func disposeWhatWasMadeAsync() async {
         _ = try? await close()
     }
-}
-
-/// Disposes objects made while their context was closing: they were never handed out by the
-/// context, so the lookup that made them disposes them (after every lock is released).
-enum Lifecycle {
-    static func disposeLate(_ boxes: [AnyObject]) {
-        for case let box as AnyBox in boxes {
-            let value = box.anyValue
-            switch Disposal(of: value) {
-            case let .synchronous(disposable):
-                try? disposable.dispose()
-            case .asynchronous, .onMainActor:
-                let handOver = UncheckedSendable(value)
-                Task { try? await Disposal.dispose(handOver.value) }
-            case .none:
-                break
-            }
-        }
-    }
-}
-
-/// Hands an object to the one piece of code that uses it next: a task or a main-actor call.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    // Safe: every use hands over an object that no other code can use meanwhile: objects the
-    // context is dropping or disposing (a failed start, a closed context's singletons, one made
-    // after close began), whose task or main-actor call is their last user; or an object being
-    // injected, not yet published, whose `didInject` the sender awaits on the main actor before it
-    // touches the object again.
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

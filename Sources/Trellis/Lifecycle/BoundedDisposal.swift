@@ -1,5 +1,5 @@
 /// One disposal that `close(timeout:)` waits for at most a while: it runs in an unstructured
-/// task, so it can be left running, and the close waits for whichever ends first, the disposal
+/// task (a synchronous one on a thread of its own), so it can be left running, and the close waits for whichever ends first, the disposal
 /// or the deadline (a sleep of the timeout, `DisposalBound`).
 ///
 /// A child task could not be left behind: a task group waits for all its children before it
@@ -25,7 +25,31 @@ enum BoundedDisposal {
                 watch.end(.finished(failure: "\(error)"))
             }
         }
-        return await withTaskGroup(of: Ending.self) { group in
+        return await wait(for: watch, until: deadline)
+    }
+
+    /// Runs a synchronous `dispose` on a thread of its own and waits for it until `deadline`
+    /// returns. Not in a task: a `dispose()` that blocks (a socket that does not drain) and is
+    /// left running would hold a thread of the cooperative pool, which has one per core, and a
+    /// few of them would stall every task of the process, the close's own timeouts included.
+    static func run(until deadline: @escaping @Sendable () async -> Void, blocking dispose: @escaping @Sendable () throws -> Void) async -> Ending {
+        let watch = Watch()
+        let body: @Sendable () -> Void = {
+            do {
+                try dispose()
+                watch.end(.finished(failure: nil))
+            } catch {
+                watch.end(.finished(failure: "\(error)"))
+            }
+        }
+        // No thread to be had: run it in a task, as an async disposal runs.
+        if !NewThread.detach(body) { Task { body() } }
+        return await wait(for: watch, until: deadline)
+    }
+
+    /// Whichever ends first: the disposal `watch` watches, or `deadline`.
+    private static func wait(for watch: Watch, until deadline: @escaping @Sendable () async -> Void) async -> Ending {
+        await withTaskGroup(of: Ending.self) { group in
             group.addTask { await watch.wait() }
             group.addTask {
                 // A cancelled close stops waiting too: what is still running is reported.
