@@ -232,17 +232,3 @@ public struct ConfiguratorFromFactory: Sendable {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
     }
 }
-
-/// Where naming problems go: thrown at the first (building a context) or all collected
-/// (`validate`).
-struct ProblemSink {
-    let collecting: Bool
-    private(set) var problems: [ContextError] = []
-
-    init(collecting: Bool) { self.collecting = collecting }
-
-    mutating func report(_ problem: ContextError) throws(ContextError) {
-        guard collecting else { throw problem }
-        problems.append(problem)
-    }
-}

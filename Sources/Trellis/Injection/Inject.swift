@@ -284,56 +284,5 @@ public struct Inject<Value> {
     }
 }
 
-/// The part of an `Inject` the context reads and writes without knowing `Value`, through the
-/// offset recorded in the owner type's injection plan.
-@usableFromInline
-struct InjectHeader: Sendable {
-    @usableFromInline let key: String?
-    @usableFromInline let isLazy: Bool
-    /// `true` until the wrapper is injected or assigned: the plan skips it otherwise.
-    @usableFromInline var isPending: Bool
-    @usableFromInline let file: StaticString
-    @usableFromInline let line: UInt
-    /// `Inject<Value>.fill`, for this wrapper's `Value`.
-    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, UnsafePointer<Any>?) throws(ContextError) -> Bool
-
-    @inlinable
-    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, UnsafePointer<Any>?) throws(ContextError) -> Bool) {
-        self.key = key
-        self.isLazy = isLazy
-        self.isPending = true
-        self.file = file
-        self.line = line
-        self.fill = fill
-    }
-}
-
 extension Inject: Sendable where Value: Sendable {}
 extension Inject.Storage: Sendable where Value: Sendable {}
-
-/// `nil` as a `Value`, when `Value` is an `Optional`.
-@usableFromInline
-enum OptionalNone {
-    @usableFromInline
-    static func value<Value>(of type: Value.Type) -> Value? {
-        // The conformance found is `Value`'s own, so its `nil` is a `Value`: reinterpreted, not
-        // cast back (a second dynamic cast, about a thousand instructions).
-        (type as? any OptionalProtocol.Type)?.none(as: Value.self)
-    }
-}
-
-extension OptionalProtocol {
-    /// `none`, as `Value`, which must be this type.
-    static func none<Value>(as type: Value.Type) -> Value {
-        unsafeBitCast(Self.none, to: Value.self)
-    }
-}
-
-protocol OptionalProtocol {
-    static var none: Self { get }
-    static var wrappedType: Any.Type { get }
-}
-
-extension Optional: OptionalProtocol {
-    static var wrappedType: Any.Type { Wrapped.self }
-}

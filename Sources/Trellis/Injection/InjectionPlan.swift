@@ -130,13 +130,3 @@ final class InjectionPlan: @unchecked Sendable {
         fields.first { $0.offset == offset }
     }
 }
-
-/// Implemented by `Inject` so a plan can find a wrapper's header, knowing only its metatype.
-protocol InjectableField: SendableMetatype {
-    /// Where `InjectHeader` lies inside the wrapper.
-    static var headerOffset: Int { get }
-}
-
-extension Inject: InjectableField {
-    static var headerOffset: Int { MemoryLayout<Self>.offset(of: \Self.header)! }
-}

@@ -1,0 +1,17 @@
+/// Implemented by `Optional`, so a lookup as `T?` of a singleton declared as `T` is copied
+/// without the generic conversion path.
+public protocol _OptionalOfDeclaredType {
+    /// Writes `.some` of the value at `value` into `result` if the value is declared as the
+    /// wrapped type; `false` otherwise.
+    static func _wrap(_ value: UnsafeRawPointer, declared: ObjectIdentifier, into result: UnsafeMutableRawPointer) -> Bool
+}
+
+extension Optional: _OptionalOfDeclaredType {
+    /// See ``_OptionalOfDeclaredType``.
+    @inlinable
+    public static func _wrap(_ value: UnsafeRawPointer, declared: ObjectIdentifier, into result: UnsafeMutableRawPointer) -> Bool {
+        guard ObjectIdentifier(Wrapped.self) == declared else { return false }
+        result.initializeMemory(as: Self.self, repeating: .some(value.assumingMemoryBound(to: Wrapped.self).pointee), count: 1)
+        return true
+    }
+}

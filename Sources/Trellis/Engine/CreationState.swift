@@ -1,0 +1,20 @@
+/// The creation state of one definition, guarded by `Coordinator.lock`: in a buffer of its own,
+/// beside the records, because writing it through a record would be (to the thread sanitizer,
+/// and to the language's exclusivity rules) a write to the whole record, which lock-free
+/// lookups read at the same time.
+struct CreationState {
+    var phase = CreationPhase.idle
+    /// The singleton, from the end of its closure on; published when the record's `published`
+    /// is set. Never released while the lock is held (its `deinit` is user code).
+    var box: AnyBox?
+    /// Tasks waiting for this singleton.
+    var asyncWaiters: [AsyncWaiter] = []
+    /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
+    var madeOrder: UInt64 = 0
+    /// A weak singleton's object, once made: it is never published (a lock-free read could not
+    /// keep it alive), and lookups take it from here, under the lock. A strong reference loaded
+    /// from it is released after the lock: it may be the last one. Behind a reference rather
+    /// than a `weak var` here, which would make initialising the states of every context (10,000
+    /// definitions, or one context per request) go through the runtime's weak-reference calls.
+    var weakObject: WeakReference?
+}

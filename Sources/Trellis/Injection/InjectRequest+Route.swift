@@ -1,0 +1,57 @@
+extension InjectRequest {
+    /// The field's object straight from the route, when that is safe: every context up to the
+    /// target is open, the target is a synchronous definition declared as `type`. The
+    /// dependency edge is recorded as a lookup by name records it (the first time the
+    /// requesting definition is made).
+    @usableFromInline
+    func routed(_ type: ObjectIdentifier) -> RoutedField {
+        guard let target, requester.index >= 0 else { return .lookUp }
+        guard let context = requester.context.withGuaranteedReference({ $0.openAncestor(target.pointee.levels) }) else { return .lookUp }
+        let index = target.pointee.index
+        guard index >= 0 else { return .missing }
+        let routed = context.withGuaranteedReference { context -> RoutedField in
+            guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
+            if context.records[index].scope == .prototype { return .toMake }
+            guard let made = context.records[index].published.load(ordering: .acquiring) else {
+                // An async injection awaits a singleton being made rather than block for it.
+                return isAsync ? .lookUp : .toMake
+            }
+            return .made(made)
+        }
+        if case .lookUp = routed { return .lookUp }
+        requester.recordEdge(to: index, levels: target.pointee.levels)
+        return routed
+    }
+
+    /// Whether a context of the injecting one's chain answers to the field's key `name`: from
+    /// the route when there is one.
+    @usableFromInline
+    func answers(_ name: String) -> Bool {
+        if let target { return target.pointee.index >= 0 }
+        return context.contains(name)
+    }
+
+    /// Makes the object the route names for this field (after `routed` said `.toMake`) into
+    /// `result`, uninitialised memory of the field's type: as a lookup by name would, once it
+    /// found the definition.
+    @usableFromInline
+    func makeTarget(into result: UnsafeMutableRawPointer) throws(ContextError) {
+        let target = target!.pointee
+        let requester = requester
+        let found = requester.context.withGuaranteedReference { $0.ancestor(target.levels) }
+        // At +0: the injecting context keeps the target's context (itself or a parent) alive.
+        _ = try found.withGuaranteedReference { context throws(ContextError) in
+            guard !isAsync else { return try context.make(target.index, into: result, from: requester) }
+            // A synchronous injection runs on the thread executing its resolution, at the
+            // injected object's frame: no need to ask the thread which resolution that is.
+            return try requester.resolution.withGuaranteedReference { resolution throws(ContextError) in
+                guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
+                    return try context.make(target.index, into: result, from: requester)
+                }
+                return try thread.withGuaranteedReference { thread throws(ContextError) in
+                    try context.make(target.index, into: result, in: resolution, on: thread)
+                }
+            }
+        }
+    }
+}

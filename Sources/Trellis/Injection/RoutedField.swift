@@ -1,0 +1,14 @@
+/// What a route says about one field.
+@usableFromInline
+enum RoutedField {
+    /// The made singleton, declared as the field's type, is here.
+    case made(UnsafeRawPointer)
+    /// A synchronous prototype declared as the field's type, or (in a synchronous injection) a
+    /// synchronous singleton not made yet: `makeTarget(into:)` makes it without looking its key
+    /// up again.
+    case toMake
+    /// No context answers to the key.
+    case missing
+    /// Look it up by name.
+    case lookUp
+}
