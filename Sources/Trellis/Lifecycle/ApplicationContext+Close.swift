@@ -128,7 +128,7 @@ extension ApplicationContext {
         let ordered = DisposalOrder.of(Self.disposables(made), edges: journal.edges, definitions: count)
         let failures: [ContextError.DisposalFailure]
         if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
-            failures = await ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+            failures = await ClosingScope.closing(self) {
                 await Self.dispose(ordered, keys: table.keys, waitingAtMost: bound)
             }
         } else {
@@ -165,7 +165,7 @@ extension ApplicationContext {
     private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
         // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
         if ordered.isEmpty { return [] }
-        return ClosingScope.$contexts.withValue(ClosingScope.contexts + [ObjectIdentifier(self)]) {
+        return ClosingScope.closing(self) {
             ordered.compactMap { singleton -> ContextError.DisposalFailure? in
                 guard case let .synchronous(disposable) = singleton.disposal else { return nil }
                 do {
@@ -242,12 +242,12 @@ extension ApplicationContext {
 
     /// Every singleton this context made, with when it was made. Called with the lock held.
     private func madeSingletons() -> [DisposalOrder.Made] {
-        // Reserved at once: growing one by one costs a context made per request an allocation
-        // per doubling.
+        // Reserved at the first one: growing one by one costs a context made per request an
+        // allocation per doubling, and a context that made nothing allocates nothing.
         var made: [DisposalOrder.Made] = []
-        made.reserveCapacity(count)
         for index in 0..<count {
             guard records[index].scope != .prototype, records[index].published.load(ordering: .relaxed) != nil, let box = states[index].box else { continue }
+            if made.isEmpty { made.reserveCapacity(count - index) }
             made.append(DisposalOrder.Made(index: index, box: box, madeOrder: states[index].madeOrder))
         }
         return made
