@@ -1,0 +1,110 @@
+import Trellis
+
+// `request` (as /work/shared/bench's `request`): a request as an app writes it — a handler and
+// a service filled by `@Inject`, from a child context and its application — against the same
+// objects filled by hand.
+
+final class Metrics {}
+final class Clock {}
+final class Mailer {}
+final class MonthlyReport {}
+
+/// Three properties in a superclass, as an app's base class for its services has.
+class InjectedBase {
+    @Inject var logger: Logger
+    @Inject var metrics: Metrics
+    @Inject var clock: Clock
+}
+
+/// A service with a superclass, a default, an optional nobody answers to and a lazy property.
+final class InjectedService: InjectedBase {
+    @Inject var repository: Repository
+    @Inject var mailer: Mailer
+    @Inject var retryLimit: Int = 3
+    @Inject var fraud: Leaf?
+    @Inject(.lazy) var report: MonthlyReport
+}
+
+/// A handler with six properties, four from the request's context.
+final class InjectedHandler {
+    @Inject var requestID: RequestID
+    @Inject var user: User
+    @Inject var unitOfWork: UnitOfWork
+    @Inject("orderService") var service: InjectedService
+    @Inject var logger: Logger
+    @Inject var config: Config
+}
+
+/// The application of `request`: 8 singletons, the service as a prototype, 190 more singletons.
+struct RequestAppFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("config") { Config() }
+        createSingleton("database") { r in Database(config: try r.object("config")) }
+        createSingleton("repository") { r in Repository(db: try r.object("database")) }
+        createSingleton("logger") { Logger() }
+        createSingleton("metrics") { Metrics() }
+        createSingleton("clock") { Clock() }
+        createSingleton("mailer") { Mailer() }
+        createSingleton("report") { MonthlyReport() }
+        createPrototype("orderService") { InjectedService() }
+        for i in 0..<190 { createSingleton("leaf\(i)") { Leaf(i) } }
+    }
+}
+
+/// One request's context: its number, its user, a unit of work and the handler.
+struct RequestScopeFactory: ObjectFactory {
+    let id: Int
+    var definitions: Definitions {
+        createSingleton("requestID") { [id] in RequestID(id) }
+        createSingleton("user") { User() }
+        createSingleton("unitOfWork") { UnitOfWork() }
+        createSingleton("handler") { InjectedHandler() }
+    }
+}
+
+/// The same handler and service as plain optionals, filled by hand.
+final class HandService {
+    var logger: Logger?, metrics: Metrics?, clock: Clock?
+    var repository: Repository?, mailer: Mailer?, retryLimit = 3, fraud: Leaf?, report: MonthlyReport?
+}
+
+final class HandHandler {
+    var requestID: RequestID?, user: User?, unitOfWork: UnitOfWork?, service: HandService?
+    var logger: Logger?, config: Config?
+}
+
+/// `request`: per request, a child context of 4 singletons under a 200-definition application,
+/// its handler looked up (6 `@Inject` properties, one of them the application's service
+/// prototype with 8), the child closed. `direct` makes the same objects and sets the same
+/// properties by hand (the lazy one left for its first read, as the context leaves it), so
+/// `project/direct` is what a request scope with injection costs an app.
+func requests(_ report: Report) {
+    let app = try! ApplicationContext(RequestAppFactory())
+    for key in ["config", "database", "repository", "logger", "metrics", "clock", "mailer"] { blackHole(try! app.object(key, as: AnyObject.self)) }
+    let config: Config = try! app.object("config")
+    let repository: Repository = try! app.object("repository")
+    let logger: Logger = try! app.object("logger")
+    let metrics: Metrics = try! app.object("metrics")
+    let clock: Clock = try! app.object("clock")
+    let mailer: Mailer = try! app.object("mailer")
+    report.measure("request", unit: "ns/request", [
+        .nsPerOp("direct", ops: 100_000) { n in
+            for i in 0..<n {
+                let service = HandService()
+                service.logger = logger; service.metrics = metrics; service.clock = clock
+                service.repository = repository; service.mailer = mailer
+                let handler = HandHandler()
+                handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
+                handler.service = service; handler.logger = logger; handler.config = config
+                blackHole(handler.service)
+            }
+        },
+        .nsPerOp("project", ops: 10_000) { n in
+            for i in 0..<n {
+                let request = try! ApplicationContext(RequestScopeFactory(id: i), parent: app)
+                blackHole(try! request.object("handler", as: InjectedHandler.self).service)
+                try! request.close()
+            }
+        },
+    ])
+}
