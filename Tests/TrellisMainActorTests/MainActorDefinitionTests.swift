@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // This module is built with default main-actor isolation (Swift 6.2, the default for new Xcode
 // apps): every class below is implicitly @MainActor, as in an app target.
@@ -48,22 +49,17 @@ struct EagerFactory: ObjectFactory {
     #expect(context.startupReport.entries.map(\.key) == ["api"])
 }
 
-/// The result of work on another thread.
-nonisolated final class ThreadOutcome<R>: @unchecked Sendable {
-    // Safe: written by the thread before it signals the semaphore, read after the wait.
-    var value: R?
-    init() {}
-}
-
-/// Runs `body` on a new thread, never the main one, and waits for it (bounded).
+/// Runs `body` on a new thread, never the main one, and waits for it; `nil` if the hang guard
+/// gave up (the process stopped making progress: a deadlock), never because of a clock.
 nonisolated func onAnotherThread<R: Sendable>(_ body: @escaping @Sendable () -> R) -> R? {
-    let outcome = ThreadOutcome<R>()
-    let done = DispatchSemaphore(value: 0)
+    let outcome = Guarded<R?>(nil)
+    let done = ConcurrencyLatch(count: 1)
     Thread {
-        outcome.value = body()
-        done.signal()
+        let value = body()
+        outcome.withLock { $0 = value }
+        done.countDown()
     }.start()
-    guard done.wait(timeout: .now() + 60) == .success else { return nil }
+    guard done.wait() else { return nil }
     return outcome.value
 }
 

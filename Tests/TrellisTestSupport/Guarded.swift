@@ -12,7 +12,7 @@ import Darwin
 /// suite under the thread sanitizer, and on Linux the sanitizer cannot see `Mutex` (it waits on a
 /// futex directly), so two threads taking turns under one are reported as a race and fail the
 /// run. The sanitizer sees the happens-before edges of pthread calls on every platform.
-/// `.ci/check-test-locks` keeps `Mutex` out of the tests.
+/// `.ci/check-test-sync` keeps `Mutex` out of the tests.
 public final class Guarded<Value>: @unchecked Sendable {
     // Safe: `stored` is only read or written between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` of `mutex`, which lives on the heap so it never moves.

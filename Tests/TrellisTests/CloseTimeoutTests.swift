@@ -7,6 +7,7 @@ import Darwin
 #endif
 import Testing
 @testable import Trellis
+import TrellisTestSupport
 
 // Docs/RunningAService.md ("A bounded close") and Docs/Lifecycle.md.
 

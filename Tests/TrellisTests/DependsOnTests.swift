@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/RunningAService.md ("Explicit order: dependsOn") and Docs/Lifecycle.md (disposal order).
 

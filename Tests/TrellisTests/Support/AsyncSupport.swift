@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Trellis
+import TrellisTestSupport
 
 /// A gate async code waits at (suspending, never blocking a thread) until the test or another
 /// closure opens it. Opening is permanent: later waits return at once.

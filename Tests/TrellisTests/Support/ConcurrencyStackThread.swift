@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TrellisTestSupport
 
 /// Runs a test body on a thread whose stack size the test chooses, as an app's secondary thread
 /// (512 KiB on Apple platforms) would.

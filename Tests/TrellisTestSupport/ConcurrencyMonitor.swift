@@ -14,23 +14,26 @@ import Darwin
 /// run (a loaded machine, the thread sanitizer, a starved scheduler) keeps using some, so it is
 /// waited for however long it takes. While other tests of a parallel run still work, a deadlock
 /// is reported once they are done (or stuck too). See Docs/Testing.md, "Contributing".
-enum ConcurrencyHangGuard {
+public enum ConcurrencyHangGuard {
     /// How long the process must go without progress before a wait calls it a hang.
-    static let stalledSeconds = 120
+    public static let stalledSeconds = 120
     /// How often a waiting thread looks for progress.
-    static let sliceSeconds = 5
+    public static let sliceSeconds = 5
     /// The CPU time the process must use in one slice for that slice to count as progress:
     /// far more than an idle, deadlocked process uses (5% of one core), far less than a starved
     /// one with a runnable thread gets.
-    static let progressNanoseconds = 250_000_000
+    public static let progressNanoseconds = 250_000_000
 
     /// Tracks the process's progress for one wait.
-    struct Watch {
+    public struct Watch {
         private var lastCPU = Self.processCPUNanoseconds()
         private var stalledSince = Self.monotonicSeconds()
 
+        /// A watch that starts now.
+        public init() {}
+
         /// Called after each slice: `true` once no slice showed progress for `stalledSeconds`.
-        mutating func hasStalled() -> Bool {
+        public mutating func hasStalled() -> Bool {
             let cpu = Self.processCPUNanoseconds()
             let now = Self.monotonicSeconds()
             defer { lastCPU = cpu }
@@ -60,13 +63,13 @@ enum ConcurrencyHangGuard {
 /// Pthread objects rather than `Synchronization.Mutex` or `DispatchSemaphore`: the thread
 /// sanitizer sees the happens-before edges of pthread calls on every platform, so the tests'
 /// own synchronisation never shows up as a race.
-final class ConcurrencyMonitor: @unchecked Sendable {
+public final class ConcurrencyMonitor: @unchecked Sendable {
     // Safe: the pointers are written once in `init`; the pointees are only touched through
     // pthread calls.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         condition = .allocate(capacity: 1)
@@ -83,20 +86,20 @@ final class ConcurrencyMonitor: @unchecked Sendable {
     }
 
     /// Runs `body` with the mutex held.
-    func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    public func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
     /// Wakes every waiter; call with the mutex held.
-    func broadcastLocked() {
+    public func broadcastLocked() {
         pthread_cond_broadcast(condition)
     }
 
     /// With the mutex held: waits until `isDone()` holds or the hang guard gives up (the process
     /// stopped progressing: ``ConcurrencyHangGuard``), and returns `isDone()`.
-    func waitLocked(until isDone: () -> Bool) -> Bool {
+    public func waitLocked(until isDone: () -> Bool) -> Bool {
         var watch = ConcurrencyHangGuard.Watch()
         while !isDone() {
             var deadline = timespec()
