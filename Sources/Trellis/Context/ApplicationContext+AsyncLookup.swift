@@ -64,12 +64,6 @@ extension ApplicationContext {
         return try await found.context.resolveAsync(found.index, as: T.self, from: requester)
     }
 
-    /// The object named `name` as its definition declares it, made by an async lookup if needed.
-    func _objectAnyAsync(named name: String, from requester: AsyncRequester?) async throws(ContextError) -> Any {
-        let found = try locateOpen(NameTable.lookupKey(name), named: name, from: requester)
-        return try await found.context.makeAnyAsync(found.index, from: requester)
-    }
-
     /// `locateOpen(_:named:path:)` for an async lookup from `requester`, whose dependency edge
     /// is noted.
     private func locateOpen(_ key: LookupKey, named name: String, from requester: AsyncRequester?) throws(ContextError) -> (context: ApplicationContext, index: Int) {

@@ -142,7 +142,7 @@ extension ApplicationContext {
     private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
         for position in plan.fields.indices {
             let field = plan.fields.baseAddress! + position
-            let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let header = field.pointee.header(in: base)
             guard header.pointee.isPending else { continue }
             var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: false)
             do throws(ContextError) {
@@ -179,7 +179,7 @@ extension ApplicationContext {
         }
         for position in plan.fields.indices {
             let field = plan.fields.baseAddress! + position
-            let header = (base + field.pointee.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let header = field.pointee.header(in: base)
             guard header.pointee.isPending else { continue }
             var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: true)
             do throws(ContextError) {
@@ -189,7 +189,7 @@ extension ApplicationContext {
                 if !filled {
                     let key = header.pointee.key ?? field.pointee.property
                     let requester = AsyncRequester(self, index, resolution, label: field)
-                    var value = try await _objectAnyAsync(named: key, from: requester)
+                    var value = try await _objectAsync(named: key, as: Any.self, from: requester)
                     _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
                         try withUnsafePointer(to: &value) { value throws(ContextError) -> Bool in
                             try header.pointee.fill(base + field.pointee.offset, request, value)
@@ -225,7 +225,7 @@ extension ApplicationContext {
     /// (async) validation can make it.
     private func reportSynchronousInjections(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, of index: Int, _ resolution: Resolution) {
         for field in plan.fields {
-            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let header = field.header(in: base)
             guard header.pointee.isPending, !header.pointee.isLazy else { continue }
             guard let found = definition(answering: NameTable.lookupKey(header.pointee.key ?? field.property)),
                   found.context.records[found.index].isAsync else { continue }

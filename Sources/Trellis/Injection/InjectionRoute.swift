@@ -66,7 +66,7 @@ final class InjectionRoute: @unchecked Sendable {
             up = parent.withGuaranteedReference { $0.parentRef }
         }
         for (position, field) in plan.fields.enumerated() {
-            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let header = field.header(in: base)
             let key = header.pointee.key
             let found = context.definition(answering: NameTable.lookupKey(key ?? field.property))
             (targets + position).initialize(to: Target(index: found?.index ?? -1, levels: found?.levels ?? last))
@@ -82,13 +82,13 @@ final class InjectionRoute: @unchecked Sendable {
         let fields = plan.fields
         if keysAreNames {
             // The common case, without copying or comparing a string: no wrapper names a key.
-            for position in fields.indices where (base + fields[position].headerOffset).assumingMemoryBound(to: InjectHeader.self).pointee.key != nil {
+            for position in fields.indices where fields[position].header(in: base).pointee.key != nil {
                 return false
             }
             return true
         }
         for position in fields.indices {
-            let header = (base + fields[position].headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let header = fields[position].header(in: base)
             guard header.pointee.key == keys[position] else { return false }
         }
         return true

@@ -70,7 +70,7 @@ enum PropertyNames {
         guard state.withLock({ !$0.learned.contains(plan.typeID) }) else { return plan.namesLearned.store(true, ordering: .relaxed) }
         var found: [(String, String)] = []
         for field in plan.fields {
-            let header = (base + field.headerOffset).assumingMemoryBound(to: InjectHeader.self)
+            let header = field.header(in: base)
             found.append(("\(header.pointee.file):\(header.pointee.line)", field.property))
         }
         state.withLock { state in
