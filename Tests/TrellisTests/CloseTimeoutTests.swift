@@ -98,6 +98,25 @@ private func serverTimesOut(_ timeout: Duration) -> DisposalBound {
     #expect(finished == true)
 }
 
+@Test func aCloseWithATimeoutWaitsForACloseUnderWayAtMostItsTimeout() async throws {
+    let gate = AsyncGate(), log = DisposalLog()
+    let app = try await ApplicationContext(ServiceFactory(gate: gate, log: log))
+    // An unbounded close, held by the server's disposal until the gate opens.
+    let first = Task { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close() } }
+    let started = await finishesInTime { () async -> Bool in
+        while !log.keys.contains("server started disposing") { await Task.yield() }
+        return true
+    }
+    try #require(started == true)
+    // The bounded close's wait for it ends at once (no clock): it returns, the first still waits.
+    let bound = DisposalBound(timeout: .milliseconds(1)) { _ in }
+    let second = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(waitingAtMost: bound) } }
+    #expect(second == .some(nil), "the bounded close waited for the unbounded one")
+    #expect(log.count(of: "server") == 0)
+    gate.open()
+    #expect(await first.value == .disposalFailed(context: "ServiceFactory", failures: [.init(key: "metrics", error: "flush failed")]))
+}
+
 @Test func aCloseWithATimeoutWaitsForDisposalsThatEndInTime() async throws {
     let gate = AsyncGate(), log = DisposalLog()
     gate.open()

@@ -94,7 +94,8 @@ extension ApplicationContext {
     /// ``ContextError/contextClosed(context:key:)``), even if a disposal it left is still
     /// running. Each disposal runs in a task of its own, a synchronous `dispose()` on a thread
     /// of its own, so one that blocks is bounded too and holds no thread of the cooperative
-    /// pool. A `close` already under way (started by another caller) is waited for as it runs.
+    /// pool. A `close` already under way (started by another caller) is waited for at most
+    /// `timeout`; then this call returns, and that close reports what failed.
     ///
     /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
     ///   `dispose()` threw, and each whose disposal was left running, with a
@@ -118,7 +119,19 @@ extension ApplicationContext {
             let waiter = AsyncWaiter()
             closeWaiters.append(waiter)
             lock.unlock()
-            await waiter.suspend()
+            guard let bound else {
+                await waiter.suspend()
+                return
+            }
+            // Bounded too: the close under way may be an unbounded one waiting for a disposal
+            // that hangs. The wait is watched from a task of its own, which the close under
+            // way ends whenever it finishes.
+            let watch = BoundedDisposal.Watch()
+            Task {
+                await waiter.suspend()
+                watch.end(.finished(failure: nil))
+            }
+            _ = await BoundedDisposal.wait(for: watch) { await bound.wait("") }
             return
         case .open:
             enter(.closingMayAwait)

@@ -47,8 +47,8 @@ enum BoundedDisposal {
         return await wait(for: watch, until: deadline)
     }
 
-    /// Whichever ends first: the disposal `watch` watches, or `deadline`.
-    private static func wait(for watch: Watch, until deadline: @escaping @Sendable () async -> Void) async -> Ending {
+    /// Whichever ends first: what `watch` watches, or `deadline`.
+    static func wait(for watch: Watch, until deadline: @escaping @Sendable () async -> Void) async -> Ending {
         await withTaskGroup(of: Ending.self) { group in
             group.addTask { await watch.wait() }
             group.addTask {
