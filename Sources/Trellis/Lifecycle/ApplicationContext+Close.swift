@@ -234,10 +234,11 @@ extension ApplicationContext {
     /// neither disposal protocol is left out without a cast (`Disposal.isNever`).
     private static func disposables(_ made: [DisposalOrder.Made]) -> [DisposalOrder.Made] {
         var disposables: [DisposalOrder.Made] = []
-        for var singleton in made {
-            let value = singleton.box.anyValue
-            if Disposal.isNever(value) { continue }
-            singleton.disposal = Disposal(of: value)
+        // By index, the type read from the box: a request's objects, none of them disposable,
+        // are then skipped without copying an entry or a value (a retain and release each).
+        for position in made.indices where !Disposal.isNever(type: made[position].box.dynamicType) {
+            var singleton = made[position]
+            singleton.disposal = Disposal(of: singleton.box.anyValue)
             if case .none = singleton.disposal { continue }
             disposables.append(singleton)
         }

@@ -27,7 +27,12 @@ enum Disposal {
     /// from its type's plan (kept for the process), without a cast. Values (an optional declared
     /// type among them) answer `false` and are cast.
     static func isNever(_ value: Any) -> Bool {
-        InjectionPlan.unretained(of: type(of: value)).withGuaranteedReference { $0.isNeverDisposable }
+        isNever(type: type(of: value))
+    }
+
+    /// `isNever(_:)` for a value of dynamic type `type`.
+    static func isNever(type: Any.Type) -> Bool {
+        InjectionPlan.unretained(of: type).withGuaranteedReference { $0.isNeverDisposable }
     }
 
     init(of value: Any) {
