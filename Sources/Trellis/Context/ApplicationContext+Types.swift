@@ -266,7 +266,7 @@ extension ApplicationContext {
     ///
     /// - Throws: `contextClosed` when a context of the chain is closed.
     private func cachedPositions<T>(of type: T.Type) throws(ContextError) -> [TypeMatchPosition]? {
-        if let closed = firstClosedOnChain() { throw closed.closedError(looking: String(reflecting: T.self)) }
+        if let closed = chain.first(where: \.isClosed) { throw closed.closedError(looking: String(reflecting: T.self)) }
         return typeCache.typeMatches(for: ObjectIdentifier(T.self))
     }
 

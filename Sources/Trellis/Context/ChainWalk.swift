@@ -67,15 +67,4 @@ extension ApplicationContext {
             level += 1
         }
     }
-
-    /// The first closed context of the chain, if any.
-    func firstClosedOnChain() -> ApplicationContext? {
-        var context: Unmanaged<ApplicationContext>? = .passUnretained(self)
-        while let current = context {
-            let (closed, parent) = current.withGuaranteedReference { ($0.isClosed, $0.parentRef) }
-            if closed { return current.takeUnretainedValue() }
-            context = parent
-        }
-        return nil
-    }
 }

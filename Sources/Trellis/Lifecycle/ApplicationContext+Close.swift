@@ -30,21 +30,19 @@ extension ApplicationContext {
             case .closed:
                 lock.unlock()
                 return
-            case .closing, .closingMayAwait:
-                if phase == .closingMayAwait {
-                    // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s
-                    // disposal, or blocking a task's thread for async work (possibly the
-                    // thread it needs), is refused; a plain thread waits for synchronous
-                    // disposals like any other closer.
-                    let snapshot = madeSingletons()
-                    lock.unlock()
-                    if let refusal = synchronousCloseRefusal(for: Self.disposables(snapshot)) { throw refusal }
-                    if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
-                    lock.lock()
-                    while phase != .closed { lock.wait() }
-                    lock.unlock()
-                    continue
-                }
+            case .closingMayAwait:
+                // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s disposal,
+                // or blocking a task's thread for async work (possibly the thread it needs), is
+                // refused; a plain thread waits for synchronous disposals like any other closer.
+                let snapshot = madeSingletons()
+                lock.unlock()
+                if let refusal = synchronousCloseRefusal(for: Self.disposables(snapshot)) { throw refusal }
+                if Resolution.isInTask { throw Self.closeRequiresAwait(name) }
+                lock.lock()
+                while phase != .closed { lock.wait() }
+                lock.unlock()
+                continue
+            case .closing:
                 lock.wait()
                 lock.unlock()
                 continue
@@ -131,7 +129,7 @@ extension ApplicationContext {
                 await waiter.suspend()
                 watch.end(.finished(failure: nil))
             }
-            _ = await BoundedDisposal.wait(for: watch) { await bound.wait("") }
+            _ = await BoundedDisposal.wait(for: watch) { await bound.wait(nil) }
             return
         case .open:
             enter(.closingMayAwait)
@@ -199,7 +197,6 @@ extension ApplicationContext {
     private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bound: DisposalBound? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
-            let value = singleton.box.anyValue
             if let bound {
                 let key = keys[singleton.index]
                 // The disposal task is the only code the context lets use the object from now on:
@@ -210,7 +207,7 @@ extension ApplicationContext {
                     let handOver = UncheckedSendable(disposable)
                     ending = await BoundedDisposal.run(until: deadline, blocking: { try handOver.value.dispose() })
                 } else {
-                    let handOver = UncheckedSendable((singleton.disposal, value))
+                    let handOver = UncheckedSendable((singleton.disposal, singleton.box.anyValue))
                     ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1) })
                 }
                 switch ending {
@@ -221,7 +218,7 @@ extension ApplicationContext {
                 continue
             }
             do {
-                try await singleton.disposal.perform(on: value)
+                try await singleton.disposal.perform(on: singleton.box.anyValue)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }
@@ -247,11 +244,14 @@ extension ApplicationContext {
 
     /// How many singletons this context has made (published). Called with the lock held.
     private func madeCount() -> Int {
-        var made = 0
-        for index in 0..<count where records[index].scope != .prototype && records[index].published.load(ordering: .relaxed) != nil && states[index].box != nil {
-            made += 1
-        }
-        return made
+        (0..<count).reduce(0) { $0 + (isMadeSingleton($1) ? 1 : 0) }
+    }
+
+    /// Whether definition `index` is a singleton this context has made (and keeps). Called with
+    /// the lock held.
+    @inline(__always)
+    private func isMadeSingleton(_ index: Int) -> Bool {
+        records[index].scope != .prototype && records[index].published.load(ordering: .relaxed) != nil && states[index].box != nil
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.
@@ -259,10 +259,9 @@ extension ApplicationContext {
         // Reserved at the first one: growing one by one costs a context made per request an
         // allocation per doubling, and a context that made nothing allocates nothing.
         var made: [DisposalOrder.Made] = []
-        for index in 0..<count {
-            guard records[index].scope != .prototype, records[index].published.load(ordering: .relaxed) != nil, let box = states[index].box else { continue }
+        for index in 0..<count where isMadeSingleton(index) {
             if made.isEmpty { made.reserveCapacity(count - index) }
-            made.append(DisposalOrder.Made(index: index, box: box, madeOrder: states[index].madeOrder))
+            made.append(DisposalOrder.Made(index: index, box: states[index].box!, madeOrder: states[index].madeOrder))
         }
         return made
     }
