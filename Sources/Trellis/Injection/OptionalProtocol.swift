@@ -1,5 +1,12 @@
 /// `Optional`, seen without its wrapped type: what an `@Inject` property of optional type needs
 /// to read `nil` when nothing answers to its key.
+///
+/// Visible to inlinable code so that a wrapper's filler, specialised for its `Value` in the
+/// client, asks "is `Value` an optional?" where the compiler can answer it: a cast of a concrete
+/// metatype to this protocol folds to a constant, where an unspecialised one asks the runtime
+/// for the conformance (several hundred instructions for every optional property nobody
+/// answers to).
+@usableFromInline
 protocol OptionalProtocol {
     static var none: Self { get }
     static var wrappedType: Any.Type { get }
@@ -7,11 +14,12 @@ protocol OptionalProtocol {
 
 extension OptionalProtocol {
     /// `none`, as `Value`, which must be this type.
+    @inlinable
     static func none<Value>(as type: Value.Type) -> Value {
         unsafeBitCast(Self.none, to: Value.self)
     }
 }
 
 extension Optional: OptionalProtocol {
-    static var wrappedType: Any.Type { Wrapped.self }
+    @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
 }
