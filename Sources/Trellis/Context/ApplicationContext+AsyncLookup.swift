@@ -168,6 +168,7 @@ extension ApplicationContext {
         if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
+        let earlyMark = Coordinator.latestSequence
         let box: AnyBox
         do {
             box = try await constructBoxAsync(index, resolution)
@@ -175,15 +176,16 @@ extension ApplicationContext {
             abandon(index)
             throw error
         }
-        let mark = beginInjecting(index, box, resolution)
+        // No count of wrappers made on one thread here (an async closure may hop threads): the
+        // stripped-reflection check is left to synchronous makes, as for injection.
+        guard let mark = try publishedOrInjecting(index, box, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return box }
         do {
             try await injectBoxAsync(box, index, resolution)
         } catch {
             failInjecting(index, resolution, since: mark)
             throw error
         }
-        try finishInjecting(index, resolution)
-        singletonMade(index, resolution)
+        try finishCreating(index, resolution)
         return box
     }
 }

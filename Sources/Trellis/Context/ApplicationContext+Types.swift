@@ -105,40 +105,40 @@ extension ApplicationContext {
     /// Every definition of the chain whose objects are `T`s, unshadowed, in order. A made
     /// singleton's value is included.
     private func typeMatches<T>(_ type: T.Type) throws(ContextError) -> [TypeMatch<T>] {
-        var result: [TypeMatch<T>] = []
-        var complete = true
+        var matches = TypeMatches<T>()
         for (context, index) in candidates(of: T.self) {
-            switch try context.kind(of: index, T.self, probing: { () throws(ContextError) -> Any? in
-                try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any? in try context.probe(index, resolution) }
-            }, making: { () throws(ContextError) -> AnyBox? in
-                try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox? in
-                    // A singleton a lookup this one runs inside of is making (this call comes
-                    // from its `didInject`, say) cannot be looked at yet: left out, not a cycle.
-                    if context.isMadeByOuterLookup(index, resolution) { return nil }
-                    return try context.singletonBox(index, resolution, thread)
-                }
-            }) {
-            case .no: continue
-            case .unknown: complete = false
-            case let .yes(value): result.append(TypeMatch(context: context, index: index, value: value))
-            }
+            matches.add(try context.kind(of: index, T.self), context, index)
         }
-        if complete { cache(result) }
-        return result
+        return matches.finished(caching: self)
     }
 
+    /// `typeMatches` for an async lookup by type: what must be made to find out is awaited.
     private func typeMatchesAsync<T>(_ type: T.Type) async throws(ContextError) -> [TypeMatch<T>] {
-        var result: [TypeMatch<T>] = []
-        var complete = true
+        var matches = TypeMatches<T>()
         for (context, index) in candidates(of: T.self) {
-            switch try await context.kindAsync(of: index, T.self) {
-            case .no: continue
+            matches.add(try await context.kindAsync(of: index, T.self), context, index)
+        }
+        return matches.finished(caching: self)
+    }
+
+    /// The matches found so far, and whether every candidate's kind was known (only then are
+    /// they cached).
+    private struct TypeMatches<T> {
+        var found: [TypeMatch<T>] = []
+        var complete = true
+
+        mutating func add(_ kind: Kind<T>, _ context: ApplicationContext, _ index: Int) {
+            switch kind {
+            case .no: break
             case .unknown: complete = false
-            case let .yes(value): result.append(TypeMatch(context: context, index: index, value: value))
+            case let .yes(value): found.append(TypeMatch(context: context, index: index, value: value))
             }
         }
-        if complete { cache(result) }
-        return result
+
+        func finished(caching context: ApplicationContext) -> [TypeMatch<T>] {
+            if complete { context.cache(found) }
+            return found
+        }
     }
 
     /// The unshadowed definitions of the chain, own first, in declaration order.
@@ -174,28 +174,86 @@ extension ApplicationContext {
         throw .mismatch(table.keys[index], value, as: T.self, path: [table.keys[index]])
     }
 
-    /// Whether definition `index` makes `T`s, finding out synchronously.
-    private func kind<T>(of index: Int, _ type: T.Type, probing: () throws(ContextError) -> Any?, making: () throws(ContextError) -> AnyBox?) throws(ContextError) -> Kind<T> {
+    /// What can be said of definition `index`'s kind before anything is made, or what must be
+    /// made to find out: the one decision of both forms of `kind`. A synchronous lookup refuses
+    /// what it would have to await.
+    private enum KindQuestion<T> {
+        case answered(Kind<T>)
+        /// The singleton must be looked at (made if it is not).
+        case singleton
+        /// The prototype's closure must be run once to see what it makes.
+        case probe
+    }
+
+    private func kindBeforeMaking<T>(_ index: Int, _: T.Type, waitsSynchronously: Bool) throws(ContextError) -> KindQuestion<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
-        if declaresNoKind(index, of: T.self) { return .no }
+        if declaresNoKind(index, of: T.self) { return .answered(.no) }
         let declared = declaresKind(index, of: T.self)
         if records[index].scope.isSingleton {
-            if records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
-            if declared && !isMade(index) { return .yes(nil) }
-            guard let box = try making() else { return .unknown }
-            guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
-            return .yes(typed)
+            if waitsSynchronously && records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
+            if declared && !isMade(index) { return .answered(.yes(nil)) }
+            return .singleton
         }
-        if declared { return .yes(nil) }
-        if let known = typeCache.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
-        if records[index].isAsync { throw requiresAwait(index, nil) }
-        guard let probe = try probing() else { return .unknown }
-        return try probed(index, probe, T.self)
+        if declared { return .answered(.yes(nil)) }
+        if let known = typeCache.kind(of: index, is: ObjectIdentifier(T.self)) { return .answered(known ? .yes(nil) : .no) }
+        if waitsSynchronously && records[index].isAsync { throw requiresAwait(index, nil) }
+        return .probe
+    }
+
+    /// Whether definition `index` makes `T`s, finding out synchronously.
+    private func kind<T>(of index: Int, _ type: T.Type) throws(ContextError) -> Kind<T> {
+        switch try kindBeforeMaking(index, T.self, waitsSynchronously: true) {
+        case let .answered(kind):
+            return kind
+        case .singleton:
+            let box = try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox? in
+                // A singleton a lookup this one runs inside of is making (this call comes
+                // from its `didInject`, say) cannot be looked at yet: left out, not a cycle.
+                if isMadeByOuterLookup(index, resolution) { return nil }
+                return try singletonBox(index, resolution, thread)
+            }
+            return try singletonKind(index, box, T.self)
+        case .probe:
+            let probe = try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any? in try self.probe(index, resolution) }
+            return try probed(index, probe, T.self)
+        }
+    }
+
+    /// `kind(of:)` for an async lookup by type.
+    private func kindAsync<T>(of index: Int, _ type: T.Type) async throws(ContextError) -> Kind<T> {
+        switch try kindBeforeMaking(index, T.self, waitsSynchronously: false) {
+        case let .answered(kind):
+            return kind
+        case .singleton:
+            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox? in
+                if isMadeByOuterLookup(index, resolution) { return nil }
+                return try await singletonBoxAsync(index, resolution)
+            }
+            return try singletonKind(index, box, T.self)
+        case .probe:
+            let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
+                if isMadeByOuterLookup(index, resolution) { return nil }
+                return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
+                    try await runProbeAsync(index, resolution)
+                }
+            }
+            return try probed(index, probe, T.self)
+        }
+    }
+
+    /// What singleton `index` says once looked at; `nil`: a lookup this one runs inside of is
+    /// making it, so its kind stays unknown.
+    private func singletonKind<T>(_ index: Int, _ box: AnyBox?, _: T.Type) throws(ContextError) -> Kind<T> {
+        guard let box else { return .unknown }
+        guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
+        return .yes(typed)
     }
 
     /// What a type probe of prototype `index` says, remembered; the probe itself is the made
-    /// instance when its type has nothing to inject (its closure made it completely).
-    private func probed<T>(_ index: Int, _ probe: Any, _ type: T.Type) throws(ContextError) -> Kind<T> {
+    /// instance when its type has nothing to inject (its closure made it completely). `nil`: the
+    /// probe could not run now, so its kind stays unknown.
+    private func probed<T>(_ index: Int, _ probe: Any?, _ type: T.Type) throws(ContextError) -> Kind<T> {
+        guard let probe else { return .unknown }
         guard let typed = probe as? T else {
             let kind = try notOfKind(index, probe, T.self)
             typeCache.rememberKind(of: index, is: ObjectIdentifier(T.self), false)
@@ -203,33 +261,6 @@ extension ApplicationContext {
         }
         typeCache.rememberKind(of: index, is: ObjectIdentifier(T.self), true)
         return .yes(InjectionPlan.of(Swift.type(of: probe)).hasNothingToInject ? typed : nil)
-    }
-
-    /// `kind(of:)` for an async lookup by type.
-    private func kindAsync<T>(of index: Int, _ type: T.Type) async throws(ContextError) -> Kind<T> {
-        if isClosed { throw closedError(looking: table.keys[index]) }
-        if declaresNoKind(index, of: T.self) { return .no }
-        let declared = declaresKind(index, of: T.self)
-        if records[index].scope.isSingleton {
-            if declared && !isMade(index) { return .yes(nil) }
-            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox? in
-                if isMadeByOuterLookup(index, resolution) { return nil }
-                return try await singletonBoxAsync(index, resolution)
-            }
-            guard let box else { return .unknown }
-            guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
-            return .yes(typed)
-        }
-        if declared { return .yes(nil) }
-        if let known = typeCache.kind(of: index, is: ObjectIdentifier(T.self)) { return known ? .yes(nil) : .no }
-        let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
-            if isMadeByOuterLookup(index, resolution) { return nil }
-            return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
-                try await runProbeAsync(index, resolution)
-            }
-        }
-        guard let probe else { return .unknown }
-        return try probed(index, probe, T.self)
     }
 
     /// Whether definition `index` (a singleton not made yet, or a prototype) is being made by a
@@ -281,7 +312,7 @@ extension ApplicationContext {
         }
     }
 
-    private func cache<T>(_ matches: [TypeMatch<T>]) {
+    fileprivate func cache<T>(_ matches: [TypeMatch<T>]) {
         guard !isValidation else { return }
         // Only once every singleton of the chain is made: until then a later call may find a
         // lazy singleton's dynamic type differently declared (it is made then).

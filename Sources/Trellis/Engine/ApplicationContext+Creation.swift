@@ -191,20 +191,32 @@ extension ApplicationContext {
             abandon(index)
             throw error
         }
-        if try publishIfNothingToInject(index, box, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) {
-            singletonMade(index, resolution)
-            return box
-        }
-        let mark = beginInjecting(index, box, resolution)
+        guard let mark = try publishedOrInjecting(index, box, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return box }
         do throws(ContextError) {
             try injectBox(box, index, resolution)
         } catch {
             failInjecting(index, resolution, since: mark)
             throw error
         }
+        try finishCreating(index, resolution)
+        return box
+    }
+
+    /// The step after singleton `index`'s closure returned `box`, shared by both ways of making
+    /// it: published at once when it has nothing to inject (`nil`), else cached for
+    /// `resolution` while it is injected, and the mark that tells what was made since.
+    func publishedOrInjecting(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
+        if try publishIfNothingToInject(index, box, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
+            singletonMade(index, resolution)
+            return nil
+        }
+        return beginInjecting(index, box, resolution)
+    }
+
+    /// The last step of making singleton `index`, injected: published with its group.
+    func finishCreating(_ index: Int, _ resolution: Resolution) throws(ContextError) {
         try finishInjecting(index, resolution)
         singletonMade(index, resolution)
-        return box
     }
 
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs
