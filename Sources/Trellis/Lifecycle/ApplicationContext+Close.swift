@@ -47,7 +47,10 @@ extension ApplicationContext {
                 lock.unlock()
                 continue
             case .open:
-                break
+                if closeIfNothingToDisposeLocked() {
+                    lock.unlock()
+                    return
+                }
             }
             let snapshot = madeSingletons()
             lock.unlock()
@@ -132,6 +135,10 @@ extension ApplicationContext {
             _ = await BoundedDisposal.wait(for: watch) { await bound.wait(nil) }
             return
         case .open:
+            if closeIfNothingToDisposeLocked() {
+                lock.unlock()
+                return
+            }
             enter(.closingMayAwait)
         }
         let made = madeSingletons()
@@ -240,6 +247,21 @@ extension ApplicationContext {
             disposables.append(singleton)
         }
         return disposables
+    }
+
+    /// Closes the open context at once when the types alone say that nothing it made is
+    /// disposable (the common request scope: one round of the lock, no snapshot, no cast);
+    /// `false`, leaving it open, when a made singleton may be. Called with the lock held: no user
+    /// code runs (each class's plan was looked up when its object was made).
+    private func closeIfNothingToDisposeLocked() -> Bool {
+        for index in 0..<count where isMadeSingleton(index) {
+            // A class instance's type is read from its isa; a value is left to the full close.
+            guard let box = states[index].box, box.isReference, records[index].isClassType,
+                  Disposal.isNever(type: box.dynamicType) else { return false }
+        }
+        enter(.closed)
+        Coordinator.lock.broadcast()
+        return true
     }
 
     /// How many singletons this context has made (published). Called with the lock held.
