@@ -1,0 +1,280 @@
+/// How a context closes: the one place that decides what to dispose, in which order, and when
+/// the context counts as closed. `ApplicationContext`'s `close` forms, and the clean-up after a
+/// failed start or a validation, are this type's entry points (Docs/DESIGN.md, "The path of a
+/// close").
+///
+/// A value made per close: it holds the context only while the close runs.
+struct ContextClosing {
+    let context: ApplicationContext
+
+    init(_ context: ApplicationContext) { self.context = context }
+
+    /// The synchronous close (`ApplicationContext.close()`).
+    func close() throws(ContextError) {
+        if ClosingScope.contains(context) { return }
+        let lock = Coordinator.lock
+        var made: [DisposalOrder.Made] = []
+        while true {
+            lock.lock()
+            switch context.phase {
+            case .closed:
+                lock.unlock()
+                return
+            case .closingMayAwait:
+                // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s disposal,
+                // or blocking a task's thread for async work (possibly the thread it needs), is
+                // refused; a plain thread waits for synchronous disposals like any other closer.
+                let snapshot = madeSingletons()
+                lock.unlock()
+                if let refusal = synchronousCloseRefusal(for: Self.disposables(snapshot)) { throw refusal }
+                if Resolution.isInTask { throw Self.closeRequiresAwait(context.name) }
+                lock.lock()
+                while context.phase != .closed { lock.wait() }
+                lock.unlock()
+                continue
+            case .closing:
+                lock.wait()
+                lock.unlock()
+                continue
+            case .open:
+                if closeIfNothingToDisposeLocked() {
+                    lock.unlock()
+                    return
+                }
+            }
+            let snapshot = madeSingletons()
+            lock.unlock()
+            // The casts run without the lock; a singleton published meanwhile means looking again.
+            let disposables = Self.disposables(snapshot)
+            if let refusal = synchronousCloseRefusal(for: disposables) { throw refusal }
+            let began = lock.withLock { () -> Bool in
+                guard context.phase == .open, madeCount() == snapshot.count else { return false }
+                context.enter(.closing)
+                return true
+            }
+            if began {
+                made = disposables
+                break
+            }
+        }
+        // Checked before anything was disposed: no async or main-actor disposal is left.
+        let failures = disposeSynchronously(DisposalOrder.of(made, edges: context.journal.edges, definitions: context.count))
+        finishClosing()
+        if !failures.isEmpty { throw .disposalFailed(context: context.name, failures: failures) }
+    }
+
+    /// The awaited close; `bound` bounds each disposal's wait.
+    nonisolated(nonsending)
+    func close(waitingAtMost bound: DisposalBound?) async throws(ContextError) {
+        if ClosingScope.contains(context) { return }
+        let lock = Coordinator.lock
+        lock.lock()
+        switch context.phase {
+        case .closed:
+            lock.unlock()
+            return
+        case .closing, .closingMayAwait:
+            let waiter = AsyncWaiter()
+            context.closeWaiters.append(waiter)
+            lock.unlock()
+            guard let bound else {
+                await waiter.suspend()
+                return
+            }
+            // Bounded too: the close under way may be an unbounded one waiting for a disposal
+            // that hangs. The wait is watched from a task of its own, which the close under
+            // way ends whenever it finishes.
+            let watch = BoundedDisposal.Watch()
+            Task {
+                await waiter.suspend()
+                watch.end(.finished(failure: nil))
+            }
+            _ = await BoundedDisposal.wait(for: watch) { await bound.wait(nil) }
+            return
+        case .open:
+            if closeIfNothingToDisposeLocked() {
+                lock.unlock()
+                return
+            }
+            context.enter(.closingMayAwait)
+        }
+        let made = madeSingletons()
+        lock.unlock()
+        let ordered = DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count)
+        let failures: [ContextError.DisposalFailure]
+        if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
+            failures = await ClosingScope.closing(context) {
+                await Self.dispose(ordered, keys: context.table.keys, waitingAtMost: bound)
+            }
+        } else {
+            // The common case, without the task-local's async form: its operation would run off
+            // the caller's actor (a hop there and back for a screen closed on the main actor).
+            failures = disposeSynchronously(ordered)
+        }
+        finishClosing()
+        if !failures.isEmpty { throw .disposalFailed(context: context.name, failures: failures) }
+    }
+
+    /// Disposes what a context that will not be used made, ignoring failures, and closes it
+    /// (`ApplicationContext.disposeWhatWasMade()`).
+    func disposeWhatWasMade() {
+        let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
+            context.enter(.closing)
+            return madeSingletons()
+        }
+        var later: [DisposalOrder.Made] = []
+        for singleton in DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count) {
+            switch singleton.disposal {
+            case .asynchronous, .onMainActor: later.append(singleton)
+            case let .synchronous(disposable): try? disposable.dispose()
+            case .none: break
+            }
+        }
+        finishClosing()
+        if !later.isEmpty {
+            let handOver = UncheckedSendable(later)
+            let keys = context.table.keys
+            Task { _ = await Self.dispose(handOver.value, keys: keys) }
+        }
+    }
+
+    /// The refusal of a synchronous `close()` that would have to await `key`'s disposal.
+    static func closeRequiresAwait(_ key: String) -> ContextError {
+        .requiresAwait(key: key, path: ["close()", key])
+    }
+
+    /// Why a synchronous `close()` cannot dispose every one of `made`, if it cannot: one is
+    /// `AsyncDisposable`, or disposable only on the main actor, which the caller is not on. The
+    /// casts run without the lock, before anything is disposed.
+    private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
+        for singleton in made {
+            switch singleton.disposal {
+            case .asynchronous: return Self.closeRequiresAwait(context.table.keys[singleton.index])
+            case .onMainActor: return .requiresAwait(key: context.table.keys[singleton.index], path: [ContextError.closeOffMainActor, context.table.keys[singleton.index]])
+            case .synchronous, .none: continue
+            }
+        }
+        return nil
+    }
+
+    /// Disposes `ordered` (a disposal order) synchronously, as the context's closing: a `close()`
+    /// from inside a `dispose` returns at once. Only `Disposable`s usable here are disposed: the
+    /// callers have refused or set aside every other kind. Returns what failed.
+    private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
+        // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
+        if ordered.isEmpty { return [] }
+        return ClosingScope.closing(context) {
+            ordered.compactMap { singleton -> ContextError.DisposalFailure? in
+                guard case let .synchronous(disposable) = singleton.disposal else { return nil }
+                do {
+                    try disposable.dispose()
+                    return nil
+                } catch {
+                    return .init(key: context.table.keys[singleton.index], error: "\(error)")
+                }
+            }
+        }
+    }
+
+    /// Disposes `made` in order, awaiting async disposals and hopping to the main actor for
+    /// those disposable only there; returns what failed. With a `bound`, each disposal runs in
+    /// a task of its own (a synchronous one on a thread of its own) and is left running (and
+    /// reported as ``DisposalTimedOut``) if it has not ended when the bound's wait does.
+    nonisolated(nonsending)
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bound: DisposalBound? = nil) async -> [ContextError.DisposalFailure] {
+        var failures: [ContextError.DisposalFailure] = []
+        for singleton in made {
+            if let bound {
+                let key = keys[singleton.index]
+                // The disposal task is the only code the context lets use the object from now on:
+                // the context is closed, and lookups can no longer hand it out.
+                let deadline: @Sendable () async -> Void = { await bound.wait(key) }
+                let ending: BoundedDisposal.Ending
+                if case let .synchronous(disposable) = singleton.disposal {
+                    let handOver = UncheckedSendable(disposable)
+                    ending = await BoundedDisposal.run(until: deadline, blocking: { try handOver.value.dispose() })
+                } else {
+                    let handOver = UncheckedSendable((singleton.disposal, singleton.box.anyValue))
+                    ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1) })
+                }
+                switch ending {
+                case .finished(failure: nil): break
+                case let .finished(failure?): failures.append(.init(key: key, error: failure))
+                case .timedOut: failures.append(.init(key: key, error: "\(DisposalTimedOut(key: key, timeout: bound.timeout))"))
+                }
+                continue
+            }
+            do {
+                try await singleton.disposal.perform(on: singleton.box.anyValue)
+            } catch {
+                failures.append(.init(key: keys[singleton.index], error: "\(error)"))
+            }
+        }
+        return failures
+    }
+
+    /// The singletons of `made` that are disposed at all, each with its `Disposal`: the one
+    /// classification of a close (casts, so never under the lock). An object whose class adopts
+    /// neither disposal protocol is left out without a cast (`Disposal.isNever`).
+    private static func disposables(_ made: [DisposalOrder.Made]) -> [DisposalOrder.Made] {
+        var disposables: [DisposalOrder.Made] = []
+        // By index, the type read from the box: a request's objects, none of them disposable,
+        // are then skipped without copying an entry or a value (a retain and release each).
+        for position in made.indices where !Disposal.isNever(type: made[position].box.dynamicType) {
+            var singleton = made[position]
+            singleton.disposal = Disposal(of: singleton.box.anyValue)
+            if case .none = singleton.disposal { continue }
+            disposables.append(singleton)
+        }
+        return disposables
+    }
+
+    /// Closes the open context at once when the types alone say that nothing it made is
+    /// disposable (the common request scope: one round of the lock, no snapshot, no cast);
+    /// `false`, leaving it open, when a made singleton may be. Called with the lock held: no user
+    /// code runs (each class's plan was looked up when its object was made).
+    private func closeIfNothingToDisposeLocked() -> Bool {
+        for index in 0..<context.count where isMadeSingleton(index) {
+            // A class instance's type is read from its isa; a value is left to the full close.
+            guard let box = context.states[index].box, box.isReference, context.records[index].isClassType,
+                  Disposal.isNever(type: box.dynamicType) else { return false }
+        }
+        context.enter(.closed)
+        Coordinator.lock.broadcast()
+        return true
+    }
+
+    /// How many singletons this context has made (published). Called with the lock held.
+    private func madeCount() -> Int {
+        (0..<context.count).reduce(0) { $0 + (isMadeSingleton($1) ? 1 : 0) }
+    }
+
+    /// Whether definition `index` is a singleton this context has made (and keeps). Called with
+    /// the lock held.
+    @inline(__always)
+    private func isMadeSingleton(_ index: Int) -> Bool {
+        context.records[index].scope != .prototype && context.records[index].published.load(ordering: .relaxed) != nil && context.states[index].box != nil
+    }
+
+    /// Every singleton this context made, with when it was made. Called with the lock held.
+    private func madeSingletons() -> [DisposalOrder.Made] {
+        // Reserved at the first one: growing one by one costs a context made per request an
+        // allocation per doubling, and a context that made nothing allocates nothing.
+        var made: [DisposalOrder.Made] = []
+        for index in 0..<context.count where isMadeSingleton(index) {
+            if made.isEmpty { made.reserveCapacity(context.count - index) }
+            made.append(DisposalOrder.Made(index: index, box: context.states[index].box!, madeOrder: context.states[index].madeOrder))
+        }
+        return made
+    }
+
+    private func finishClosing() {
+        let woken = Coordinator.lock.withLock { () -> [UnsafeContinuation<Void, Never>] in
+            context.enter(.closed)
+            Coordinator.lock.broadcast()
+            defer { context.closeWaiters = [] }
+            return context.closeWaiters.compactMap { $0.wake() }
+        }
+        for continuation in woken { continuation.resume() }
+    }
+}
