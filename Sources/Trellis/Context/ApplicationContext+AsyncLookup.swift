@@ -45,10 +45,10 @@ extension ApplicationContext {
         case .missing:
             return .notFound
         case let .closed(context):
-            throw context.takeUnretainedValue().closedError(looking: name)
+            throw context.object.closedError(looking: name)
         case let .found(context, index, levels):
             requester?.recordEdge(to: index, levels: levels)
-            return context.withGuaranteedReference { context in
+            return context.with { context in
                 guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion }
                 let declared = context.records[index].typeID
                 return declared == type ? .made(made) : .convertible(made, declared)
@@ -130,7 +130,7 @@ extension ApplicationContext {
     /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
     func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
         if records[index].runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
-        let slot = WaitTarget.definition(.passUnretained(self), index)
+        let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try await slot.acquireSuspending(resolution, { claim(index, resolution, waitsSynchronously: false) }) { return made }
         return try await createSingletonAsync(index, resolution)
     }

@@ -99,9 +99,9 @@ extension ApplicationContext {
         case .missing:
             return .notFound
         case let .closed(context):
-            throw context.takeUnretainedValue().closedError(looking: name)
+            throw context.object.closedError(looking: name)
         case let .found(context, index, levels):
-            let made = context.withGuaranteedReference { parent -> Outcome? in
+            let made = context.with { parent -> Outcome? in
                 // An async definition takes `noteLookup`'s rules even when made.
                 if parent.records[index].isAsync && requester != nil { return nil }
                 requester?.recordEdge(to: index, levels: levels)
@@ -110,7 +110,7 @@ extension ApplicationContext {
                 return declared == type ? .made(made) : .convertible(made, declared)
             }
             if let made { return made }
-            let parent = context.takeUnretainedValue()
+            let parent = context.object
             if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
             if let made = parent.records[index].published.load(ordering: .acquiring) {
                 let declared = parent.records[index].typeID
@@ -132,7 +132,7 @@ extension ApplicationContext {
     /// and how many parents up.
     func definition(answering key: LookupKey) -> (context: ApplicationContext, index: Int, levels: Int)? {
         guard case let .found(context, index, levels) = walk(to: key, passingClosed: true) else { return nil }
-        return (context.takeUnretainedValue(), index, levels)
+        return (context.object, index, levels)
     }
 
     /// `locateOpen(_:named:path:)` for a lookup from `requester`, whose dependency edge is noted.

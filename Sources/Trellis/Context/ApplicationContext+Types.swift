@@ -16,7 +16,7 @@ extension ApplicationContext {
     public func object<T>(of type: T.Type) throws(ContextError) -> T {
         if let positions = try cachedPositions(of: T.self), positions.count == 1 {
             if let value = madeSingleton(at: positions[0], as: T.self) { return value }
-            return try ancestor(positions[0].levels).takeUnretainedValue().resolve(positions[0].index, as: T.self, from: nil)
+            return try ancestor(positions[0].levels).object.resolve(positions[0].index, as: T.self, from: nil)
         }
         let found = try typeMatches(T.self)
         if let value = try only(found, of: T.self) { return value }
@@ -40,7 +40,7 @@ extension ApplicationContext {
                 if let value = madeSingleton(at: position, as: T.self) {
                     result.append(value)
                 } else {
-                    result.append(try ancestor(position.levels).takeUnretainedValue().resolve(position.index, as: T.self, from: nil))
+                    result.append(try ancestor(position.levels).object.resolve(position.index, as: T.self, from: nil))
                 }
             }
             return result
@@ -59,7 +59,7 @@ extension ApplicationContext {
     public func object<T>(of type: T.Type) async throws(ContextError) -> T {
         if let positions = try cachedPositions(of: T.self), positions.count == 1 {
             if let value = madeSingleton(at: positions[0], as: T.self) { return value }
-            return try await ancestor(positions[0].levels).takeUnretainedValue().resolveAsync(positions[0].index, as: T.self, from: nil)
+            return try await ancestor(positions[0].levels).object.resolveAsync(positions[0].index, as: T.self, from: nil)
         }
         let found = try await typeMatchesAsync(T.self)
         if let value = try only(found, of: T.self) { return value }
@@ -75,7 +75,7 @@ extension ApplicationContext {
                 if let value = madeSingleton(at: position, as: T.self) {
                     result.append(value)
                 } else {
-                    result.append(try await ancestor(position.levels).takeUnretainedValue().resolveAsync(position.index, as: T.self, from: nil))
+                    result.append(try await ancestor(position.levels).object.resolveAsync(position.index, as: T.self, from: nil))
                 }
             }
             return result
@@ -304,7 +304,7 @@ extension ApplicationContext {
     /// The made singleton at `position` as a `T`, read from its record without a lock or a
     /// retain of its context; `nil` for a prototype, or a singleton not made.
     private func madeSingleton<T>(at position: TypeMatchPosition, as type: T.Type) -> T? {
-        ancestor(position.levels).withGuaranteedReference { context -> T? in
+        ancestor(position.levels).with { context -> T? in
             guard let made = context.records[position.index].published.load(ordering: .acquiring) else { return nil }
             if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.assumingMemoryBound(to: T.self).pointee }
             func cast<Object>(_: Object.Type) -> T? { made.assumingMemoryBound(to: Object.self).pointee as? T }

@@ -21,7 +21,7 @@ public final class ApplicationContext: Sendable {
     /// `parent`, unretained, for walking the chain without retaining every context on it (two
     /// threads retaining one parent would write to its reference count on every lookup).
     /// (`parent` keeps it alive for as long as this context.)
-    let parentRef: Unmanaged<ApplicationContext>?
+    let parentRef: Unretained<ApplicationContext>?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
     let table: NameTable
@@ -43,11 +43,11 @@ public final class ApplicationContext: Sendable {
     /// and the runtime's dynamic check costs more than the write it guards on a creation path.
     @exclusivity(unchecked) nonisolated(unsafe) var journalStorage = ContextJournal()
     /// The journal's operations.
-    var journal: JournalAccess { JournalAccess(unretained: .passUnretained(self)) }
+    var journal: JournalAccess { JournalAccess(unretained: Unretained(self)) }
     /// What lookups by type learned; guarded by `Coordinator.lock` (`TypeLookupCache`).
     @exclusivity(unchecked) nonisolated(unsafe) var typeCacheStorage = TypeLookupCache()
     /// The type cache's operations.
-    var typeCache: TypeLookupCacheAccess { TypeLookupCacheAccess(unretained: .passUnretained(self)) }
+    var typeCache: TypeLookupCacheAccess { TypeLookupCacheAccess(unretained: Unretained(self)) }
     /// The scratch context `validate()` runs in: it is not started, and problems injecting its
     /// objects are collected rather than thrown.
     let isValidation: Bool
@@ -55,7 +55,7 @@ public final class ApplicationContext: Sendable {
     @exclusivity(unchecked) nonisolated(unsafe) var closeWaiters: [AsyncWaiter] = []
     /// The injection routes of this context's children (`ChildRoutes`), retained; made when a
     /// child first injects an object, released with the context.
-    let childRoutesStorage = Atomic<Unmanaged<ChildRoutes>?>(nil)
+    let childRoutesStorage = Atomic<Unretained<ChildRoutes>?>(nil)
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
     /// eager singletons in declaration order.
@@ -119,7 +119,7 @@ public final class ApplicationContext: Sendable {
     init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
         name = configurator.contextName
         self.parent = parent
-        parentRef = parent.map { Unmanaged.passUnretained($0) }
+        parentRef = parent.map { Unretained($0) }
         table = configurator.table
         count = configurator.definitions.count
         // One allocation for both tables: a context made per request pays for every malloc.

@@ -1,9 +1,9 @@
 /// Where a walk up a context's chain for a name stopped (`ApplicationContext.walk`).
 enum ChainStop {
     /// Definition `index` of `context`, `levels` parents up from the context the walk is for.
-    case found(Unmanaged<ApplicationContext>, index: Int, levels: Int)
+    case found(Unretained<ApplicationContext>, index: Int, levels: Int)
     /// `context` is closed, and no context before it answered.
-    case closed(Unmanaged<ApplicationContext>)
+    case closed(Unretained<ApplicationContext>)
     /// No context on the chain answers.
     case missing
 }

@@ -16,10 +16,10 @@ extension ApplicationContext {
     ///     stopping at the first.
     @inline(__always)
     func walk(to key: LookupKey, fromParent: Bool = false, passingClosed: Bool = false) -> ChainStop {
-        var current: Unmanaged<ApplicationContext>? = fromParent ? parentRef : .passUnretained(self)
+        var current: Unretained<ApplicationContext>? = fromParent ? parentRef : Unretained(self)
         var levels = fromParent ? 1 : 0
         while let context = current {
-            let stop = context.withGuaranteedReference { open -> ChainStop? in
+            let stop = context.with { open -> ChainStop? in
                 if !passingClosed && open.isClosed { return .closed(context) }
                 if let index = open.table.definition(named: key.name, hash: key.hash) { return .found(context, index: index, levels: levels) }
                 current = open.parentRef
@@ -38,8 +38,8 @@ extension ApplicationContext {
     ///   `path`) when no context answers.
     func locateOpen(_ key: LookupKey, named name: String, path: @autoclosure () -> [String]) throws(ContextError) -> (context: ApplicationContext, index: Int, levels: Int) {
         switch walk(to: key) {
-        case let .found(context, index, levels): return (context.takeUnretainedValue(), index, levels)
-        case let .closed(context): throw context.takeUnretainedValue().closedError(looking: name)
+        case let .found(context, index, levels): return (context.object, index, levels)
+        case let .closed(context): throw context.object.closedError(looking: name)
         case .missing: throw .noSuchObject(key: name, searched: chain.map(\.name), path: path())
         }
     }
@@ -47,19 +47,19 @@ extension ApplicationContext {
     /// The context `levels` parents up this one's chain (0: itself), unretained: this context
     /// holds it. `levels` must be within the chain (a position found by `walk` on it).
     @inline(__always)
-    func ancestor(_ levels: Int) -> Unmanaged<ApplicationContext> {
-        var context = Unmanaged.passUnretained(self)
-        for _ in 0..<levels { context = context.withGuaranteedReference { $0.parentRef! } }
+    func ancestor(_ levels: Int) -> Unretained<ApplicationContext> {
+        var context = Unretained(self)
+        for _ in 0..<levels { context = context.with { $0.parentRef! } }
         return context
     }
 
     /// The context `levels` parents up, if it and every context before it are open.
     @inline(__always)
-    func openAncestor(_ levels: Int) -> Unmanaged<ApplicationContext>? {
-        var context = Unmanaged.passUnretained(self)
+    func openAncestor(_ levels: Int) -> Unretained<ApplicationContext>? {
+        var context = Unretained(self)
         var level = 0
         while true {
-            let (closed, parent) = context.withGuaranteedReference { ($0.isClosed, $0.parentRef) }
+            let (closed, parent) = context.with { ($0.isClosed, $0.parentRef) }
             if closed { return nil }
             if level == levels { return context }
             guard let parent else { return nil }

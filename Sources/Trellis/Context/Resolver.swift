@@ -26,7 +26,7 @@ public struct Resolver: Sendable {
 
     @usableFromInline
     var asRequester: Requester {
-        Requester(context: .passUnretained(context), index: requester, resolution: .passUnretained(resolution), depth: depth, label: nil)
+        Requester(context: Unretained(context), index: requester, resolution: Unretained(resolution), depth: depth, label: nil)
     }
 
     /// The object named `keyOrAlias`, as ``ApplicationContext/object(_:as:)-97a0b`` finds it from the

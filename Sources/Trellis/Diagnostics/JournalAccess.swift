@@ -2,11 +2,11 @@
 struct JournalAccess {
     /// Unretained: the caller holds the context. `record` uses it at +0, as every object a
     /// context per request makes records its edges.
-    let unretained: Unmanaged<ApplicationContext>
-    private var context: ApplicationContext { unretained.takeUnretainedValue() }
+    let unretained: Unretained<ApplicationContext>
+    private var context: ApplicationContext { unretained.object }
 
     func record(_ edge: Edge) {
-        unretained.withGuaranteedReference { context in
+        unretained.with { context in
             Coordinator.lock.withLock { Self.append(edge, to: &context.journalStorage.edges) }
         }
     }

@@ -11,7 +11,7 @@ final class StartupTimeline: Sendable {
     struct Making {
         /// Unretained: every context a start makes something of is alive until the start ends
         /// (the one starting, and its parents).
-        let context: Unmanaged<ApplicationContext>
+        let context: Unretained<ApplicationContext>
         let index: Int
         var start: Duration
         var end: Duration?
@@ -20,7 +20,7 @@ final class StartupTimeline: Sendable {
     /// One begin or end of a making, in the order noted: appended under a lock (cheap, and a
     /// start of 1,000 eager singletons notes 2,000), joined into makings once, by `analyse`.
     private struct Mark {
-        let context: Unmanaged<ApplicationContext>
+        let context: Unretained<ApplicationContext>
         let index: Int
         let time: Duration
         let isEnd: Bool
@@ -41,13 +41,13 @@ final class StartupTimeline: Sendable {
     /// Definition `index` of `context` is about to be made (a prototype made again replaces
     /// its earlier making).
     func began(_ index: Int, of context: ApplicationContext) {
-        let mark = Mark(context: .passUnretained(context), index: index, time: now, isEnd: false)
+        let mark = Mark(context: Unretained(context), index: index, time: now, isEnd: false)
         marks.withLock { $0.append(mark) }
     }
 
     /// Definition `index` of `context` is made.
     func ended(_ index: Int, of context: ApplicationContext) {
-        let mark = Mark(context: .passUnretained(context), index: index, time: now, isEnd: true)
+        let mark = Mark(context: Unretained(context), index: index, time: now, isEnd: true)
         marks.withLock { $0.append(mark) }
     }
 
@@ -55,7 +55,7 @@ final class StartupTimeline: Sendable {
     private func makings() -> [Node: Making] {
         var makings: [Node: Making] = [:]
         for mark in marks.withLock({ $0 }) {
-            let node = Node(context: ObjectIdentifier(mark.context.takeUnretainedValue()), index: mark.index)
+            let node = Node(context: ObjectIdentifier(mark.context.object), index: mark.index)
             if mark.isEnd {
                 makings[node]?.end = mark.time
             } else {
@@ -73,14 +73,14 @@ final class StartupTimeline: Sendable {
         // The eager singletons the start made itself are timed by their entries.
         for entry in entries {
             guard let index = context.table.definition(withKey: entry.key) else { continue }
-            made[Node(context: ObjectIdentifier(context), index: index)] = Making(context: .passUnretained(context), index: index, start: entry.start, end: entry.end)
+            made[Node(context: ObjectIdentifier(context), index: index)] = Making(context: Unretained(context), index: index, start: entry.start, end: entry.end)
         }
         guard !made.isEmpty else { return (entries, []) }
         // What each definition made during the start depends on, by the recorded edges.
         var dependencies: [Node: [Node]] = [:]
         var seen = Set<ObjectIdentifier>()
         for making in made.values {
-            let maker = making.context.takeUnretainedValue()
+            let maker = making.context.object
             guard seen.insert(ObjectIdentifier(maker)).inserted else { continue }
             let chain = Array(maker.chain)
             for edge in maker.journal.edges where edge.levels < chain.count {
@@ -111,7 +111,7 @@ final class StartupTimeline: Sendable {
             end = made[next]!.end!
         }
         let names = path.reversed().map { node -> String in
-            let maker = made[node]!.context.takeUnretainedValue()
+            let maker = made[node]!.context.object
             let key = maker.table.keys[node.index]
             return maker === context ? key : "\(maker.name).\(key)"
         }

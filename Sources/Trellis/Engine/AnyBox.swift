@@ -43,7 +43,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         if header.isClassType {
             // One reference: released directly, where the generic path would open the type and
             // destroy through its value witness table (a context per request frees every box).
-            Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self)).release()
+            Unretained<AnyObject>(opaque: header.pointer.load(as: UnsafeRawPointer.self)).release()
             return
         }
         func destroy<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) {
@@ -75,7 +75,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         // A class reference: read its isa without copying the value out.
         let header = fields
         if header.isReference, header.objectType is AnyObject.Type {
-            return Unmanaged<AnyObject>.fromOpaque(header.pointer.load(as: UnsafeRawPointer.self)).withGuaranteedReference { type(of: $0) }
+            return Unretained<AnyObject>(opaque: header.pointer.load(as: UnsafeRawPointer.self)).with { type(of: $0) }
         }
         return type(of: anyValue)
     }

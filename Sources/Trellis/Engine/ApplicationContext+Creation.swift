@@ -109,7 +109,7 @@ extension ApplicationContext {
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
     func singletonBox(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
-        let slot = WaitTarget.definition(.passUnretained(self), index)
+        let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try slot.acquireBlocking(resolution, { claim(index, resolution, waitsSynchronously: true) }) { return made }
         return try createSingleton(index, resolution, thread)
     }
@@ -230,7 +230,7 @@ extension ApplicationContext {
     /// through `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`).
     /// Otherwise it waits for its group like any other.
     func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
-        let nothingToInject = InjectionPlan.unretained(of: box.dynamicType).withGuaranteedReference { plan in
+        let nothingToInject = InjectionPlan.unretained(of: box.dynamicType).with { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
         guard nothingToInject else { return false }

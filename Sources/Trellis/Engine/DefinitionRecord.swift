@@ -20,7 +20,7 @@ struct DefinitionRecord: ~Copyable {
     /// Set once the definition was made successfully: its dependency edges are recorded.
     let edgesRecorded = Atomic<Bool>(false)
     /// How to inject the objects it makes (of the type it made first), retained; set once.
-    let injection = Atomic<Unmanaged<InjectionRoute>?>(nil)
+    let injection = Atomic<Unretained<InjectionRoute>?>(nil)
 
     init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool, hasPrerequisites: Bool) {
         self.objectType = objectType
@@ -34,6 +34,6 @@ struct DefinitionRecord: ~Copyable {
     var typeID: ObjectIdentifier { ObjectIdentifier(objectType) }
 
     deinit {
-        if let route = injection.load(ordering: .acquiring), !route.withGuaranteedReference({ $0.isShared }) { route.release() }
+        if let route = injection.load(ordering: .acquiring), !route.with({ $0.isShared }) { route.release() }
     }
 }

@@ -3,20 +3,20 @@
 enum WaitTarget: @unchecked Sendable {
     // Safe: the context is held by whoever waits (unretained here), and every member used through
     // a target (phase, waiters) is read and written only with `Coordinator.lock` held.
-    case definition(Unmanaged<ApplicationContext>, Int)
+    case definition(Unretained<ApplicationContext>, Int)
     case lazyProperty(LazyInjectionSlot)
 
     /// The target's phase. Called with `Coordinator.lock` held.
     var phase: CreationPhase {
         switch self {
-        case let .definition(context, index): context.withGuaranteedReference { $0.states[index].phase }
+        case let .definition(context, index): context.with { $0.states[index].phase }
         case let .lazyProperty(slot): slot.phase
         }
     }
 
     var key: String {
         switch self {
-        case let .definition(context, index): context.withGuaranteedReference { $0.table.keys[index] }
+        case let .definition(context, index): context.with { $0.table.keys[index] }
         case let .lazyProperty(slot): slot.name
         }
     }
@@ -24,7 +24,7 @@ enum WaitTarget: @unchecked Sendable {
     /// Adds a task waiting for the slot. Called with `Coordinator.lock` held.
     func add(_ waiter: AsyncWaiter) {
         switch self {
-        case let .definition(context, index): context.withGuaranteedReference { $0.states[index].asyncWaiters.append(waiter) }
+        case let .definition(context, index): context.with { $0.states[index].asyncWaiters.append(waiter) }
         case let .lazyProperty(slot): slot.asyncWaiters.append(waiter)
         }
     }
@@ -33,7 +33,7 @@ enum WaitTarget: @unchecked Sendable {
     func remove(_ waiter: AsyncWaiter) {
         switch self {
         case let .definition(context, index):
-            context.withGuaranteedReference { context in
+            context.with { context in
                 if let position = context.states[index].asyncWaiters.firstIndex(where: { $0 === waiter }) {
                     context.states[index].asyncWaiters.remove(at: position)
                 }

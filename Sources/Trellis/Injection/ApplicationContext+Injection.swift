@@ -16,7 +16,7 @@ extension ApplicationContext {
         if plan.isEmpty { return }
         try Resolution.run(from: nil) { resolution, _ throws(ContextError) in
             try withExtendedLifetime(object) { () throws(ContextError) in
-                try apply(plan, nil, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
+                try apply(plan, nil, at: Unretained(object).opaque, object: object, requester: -1, resolution)
             }
         }
     }
@@ -27,7 +27,7 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
         try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) in
-            try await applyAsync(plan, nil, at: Unmanaged.passUnretained(object).toOpaque(), object: object, requester: -1, resolution)
+            try await applyAsync(plan, nil, at: Unretained(object).opaque, object: object, requester: -1, resolution)
         }
         withExtendedLifetime(object) {}
     }
@@ -38,9 +38,9 @@ extension ApplicationContext {
     @inline(__always)
     func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         if let route = records[index].injection.load(ordering: .acquiring),
-           route.withGuaranteedReference({ route in
+           route.with({ route in
                route.plan.typeID == Self.dynamicTypeID(of: made, isClass: isClass)
-                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.withGuaranteedReference { $0.injectInits } == 0))
+                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.with { $0.injectInits } == 0))
            }) {
             return
         }
@@ -55,19 +55,19 @@ extension ApplicationContext {
         // Read the reference where it lies instead of copying the value out (a retain and a
         // release through the value witness table of an unspecialised `T`).
         let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
-        return Unmanaged<AnyObject>.fromOpaque(object).withGuaranteedReference { ObjectIdentifier(type(of: $0)) }
+        return Unretained<AnyObject>(opaque: object).with { ObjectIdentifier(type(of: $0)) }
     }
 
     /// The dynamic type of the value at `made` (a declared existential opened).
     static func dynamicType<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> Any.Type {
         guard isClass else { return type(of: made.pointee as Any) }
         let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
-        return Unmanaged<AnyObject>.fromOpaque(object).withGuaranteedReference { type(of: $0) }
+        return Unretained<AnyObject>(opaque: object).with { type(of: $0) }
     }
 
     /// The route of definition `index` if it is for objects of `typeID`.
     private func route(_ index: Int, for typeID: ObjectIdentifier) -> InjectionRoute? {
-        guard let route = records[index].injection.load(ordering: .acquiring)?.takeUnretainedValue(), route.plan.typeID == typeID else { return nil }
+        guard let route = records[index].injection.load(ordering: .acquiring)?.object, route.plan.typeID == typeID else { return nil }
         return route
     }
 
@@ -84,7 +84,7 @@ extension ApplicationContext {
         if plan.isClass {
             // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
             let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
-            return (Unmanaged.passUnretained(object).toOpaque(), object)
+            return (Unretained(object).opaque, object)
         }
         if ObjectIdentifier(T.self) == plan.typeID { return (UnsafeMutableRawPointer(made), nil) }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
@@ -102,7 +102,7 @@ extension ApplicationContext {
         let base: UnsafeMutableRawPointer
         if plan.isClass {
             let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
-            base = Unmanaged.passUnretained(object).toOpaque()
+            base = Unretained(object).opaque
             _fixLifetime(object)
         } else if ObjectIdentifier(T.self) == plan.typeID {
             base = UnsafeMutableRawPointer(made)
@@ -111,9 +111,9 @@ extension ApplicationContext {
         }
         let made = InjectionRoute.make(plan, for: self, object: base)
         if records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
-            return (plan, made.takeUnretainedValue())
+            return (plan, made.object)
         }
-        if !made.withGuaranteedReference({ $0.isShared }) { made.release() }
+        if !made.with({ $0.isShared }) { made.release() }
         return (plan, nil)
     }
 
@@ -121,7 +121,7 @@ extension ApplicationContext {
     @inline(never)
     private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
-        let wrappersMade = resolution.boundThread?.withGuaranteedReference { $0.injectInits } ?? 0
+        let wrappersMade = resolution.boundThread?.with { $0.injectInits } ?? 0
         guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
         try withExtendedLifetime(target.object) { () throws(ContextError) in
             try apply(plan, route, at: target.base, object: target.object, requester: index, resolution)
@@ -238,9 +238,9 @@ extension ApplicationContext {
 
     private func request(_ plan: InjectionPlan, _ field: UnsafePointer<InjectionPlan.Field>, _ target: UnsafePointer<InjectionRoute.Target>?, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
         InjectRequest(
-            context: self,
-            requester: Requester(context: .passUnretained(self), index: index, resolution: .passUnretained(resolution), depth: resolution.depth, label: field),
-            plan: .passUnretained(plan), field: field, isAsync: isAsync, target: target
+            context: Unretained(self),
+            requester: Requester(context: Unretained(self), index: index, resolution: Unretained(resolution), depth: resolution.depth, label: field),
+            plan: Unretained(plan), field: field, isAsync: isAsync, target: target
         )
     }
 

@@ -26,25 +26,25 @@ final class ChildRoutes: @unchecked Sendable {
 
     /// The route for objects of `plan`'s type injected in a child with `names`, retained for
     /// the caller; `make` finds it the first time (outside the lock: it reads only names).
-    func route(for plan: InjectionPlan, names: NameTable, make: () -> InjectionRoute) -> Unmanaged<InjectionRoute> {
+    func route(for plan: InjectionPlan, names: NameTable, make: () -> InjectionRoute) -> Unretained<InjectionRoute> {
         let id = ObjectIdentifier(plan)
         if let kept = find(id, names) { return kept }
         let made = make()
         return lock.withLock {
             // By index: iterating would copy each entry (three retains and releases).
             for position in entries.indices where entries[position].plan == id && entries[position].names === names {
-                return .passRetained(entries[position].route)
+                return .retained(entries[position].route)
             }
             if entries.count == Self.capacity { entries.removeFirst() }
             entries.append(Entry(plan: id, names: names, route: made))
-            return .passRetained(made)
+            return .retained(made)
         }
     }
 
-    private func find(_ plan: ObjectIdentifier, _ names: NameTable) -> Unmanaged<InjectionRoute>? {
+    private func find(_ plan: ObjectIdentifier, _ names: NameTable) -> Unretained<InjectionRoute>? {
         lock.withLock {
             for position in entries.indices where entries[position].plan == plan && entries[position].names === names {
-                return .passRetained(entries[position].route)
+                return .retained(entries[position].route)
             }
             return nil
         }

@@ -215,7 +215,7 @@ public struct Inject<Value> {
             field.pointee.store(value)
             return true
         }
-        let context = request.pointee.context
+        let context = request.pointee.context.object
         if field.pointee.header.isLazy {
             guard request.pointee.answers(key) else { return try fillMissing(field, request) }
             field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), field: request.pointee.field, requester: request.pointee.requesterIndex, file: field.pointee.header.file, line: field.pointee.header.line))

@@ -6,10 +6,10 @@ extension InjectRequest {
     @usableFromInline
     func routed(_ type: ObjectIdentifier) -> RoutedField {
         guard let target, requester.index >= 0 else { return .lookUp }
-        guard let context = requester.context.withGuaranteedReference({ $0.openAncestor(target.pointee.levels) }) else { return .lookUp }
+        guard let context = requester.context.with({ $0.openAncestor(target.pointee.levels) }) else { return .lookUp }
         let index = target.pointee.index
         guard index >= 0 else { return .missing }
-        let routed = context.withGuaranteedReference { context -> RoutedField in
+        let routed = context.with { context -> RoutedField in
             guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
             if context.records[index].scope == .prototype { return .toMake }
             guard let made = context.records[index].published.load(ordering: .acquiring) else {
@@ -28,7 +28,7 @@ extension InjectRequest {
     @usableFromInline
     func answers(_ name: String) -> Bool {
         if let target { return target.pointee.index >= 0 }
-        return context.contains(name)
+        return context.with { $0.contains(name) }
     }
 
     /// Makes the object the route names for this field (after `routed` said `.toMake`) into
@@ -38,17 +38,17 @@ extension InjectRequest {
     func makeTarget(into result: UnsafeMutableRawPointer) throws(ContextError) {
         let target = target!.pointee
         let requester = requester
-        let found = requester.context.withGuaranteedReference { $0.ancestor(target.levels) }
+        let found = requester.context.with { $0.ancestor(target.levels) }
         // At +0: the injecting context keeps the target's context (itself or a parent) alive.
-        _ = try found.withGuaranteedReference { context throws(ContextError) in
+        _ = try found.with { context throws(ContextError) in
             guard !isAsync else { return try context.make(target.index, into: result, from: requester) }
             // A synchronous injection runs on the thread executing its resolution, at the
             // injected object's frame: no need to ask the thread which resolution that is.
-            return try requester.resolution.withGuaranteedReference { resolution throws(ContextError) in
+            return try requester.resolution.with { resolution throws(ContextError) in
                 guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
                     return try context.make(target.index, into: result, from: requester)
                 }
-                return try thread.withGuaranteedReference { thread throws(ContextError) in
+                return try thread.with { thread throws(ContextError) in
                     try context.make(target.index, into: result, in: resolution, on: thread)
                 }
             }

@@ -1,12 +1,12 @@
 /// What a wrapper needs to fill itself, passed by pointer so filling a property retains nothing.
 @usableFromInline
 struct InjectRequest {
-    /// The injecting context. Unowned: the injection keeps it alive.
-    @usableFromInline unowned(unsafe) let context: ApplicationContext
+    /// The injecting context. Unretained: the injection keeps it alive.
+    @usableFromInline let context: Unretained<ApplicationContext>
     /// The lookup's requester: the definition whose object is injected (for the dependency
     /// graph), in the injecting resolution.
     @usableFromInline let requester: Requester
-    @usableFromInline let plan: Unmanaged<InjectionPlan>
+    @usableFromInline let plan: Unretained<InjectionPlan>
     /// The field being filled; plans are immortal, so the pointer stays valid.
     @usableFromInline let field: UnsafePointer<InjectionPlan.Field>
     /// Filled by an async injection: only made singletons are taken synchronously.
@@ -19,7 +19,7 @@ struct InjectRequest {
 
     /// The property's name, the key unless the wrapper names one.
     @usableFromInline var property: String { field.pointee.property }
-    @usableFromInline var ownerName: String { plan.withGuaranteedReference { $0.typeName } }
+    @usableFromInline var ownerName: String { plan.with { $0.typeName } }
 
     @usableFromInline
     func typeMismatch<Expected>(_ key: String, expected: Expected.Type, actual: Any) -> ContextError {

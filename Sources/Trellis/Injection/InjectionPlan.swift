@@ -88,8 +88,8 @@ final class InjectionPlan: @unchecked Sendable {
     /// for the types a program makes over and over (plans are immortal, so a slot may hold one
     /// unretained).
     // Safe: allocated once, never freed, and only ever accessed through the atomics it holds.
-    nonisolated(unsafe) private static let recent: UnsafeMutablePointer<Atomic<UnsafeRawPointer?>> = {
-        let slots = UnsafeMutablePointer<Atomic<UnsafeRawPointer?>>.allocate(capacity: 256)
+    nonisolated(unsafe) private static let recent: UnsafeMutablePointer<Atomic<Unretained<InjectionPlan>?>> = {
+        let slots = UnsafeMutablePointer<Atomic<Unretained<InjectionPlan>?>>.allocate(capacity: 256)
         for slot in 0..<256 { (slots + slot).initialize(to: Atomic(nil)) }
         return slots
     }()
@@ -97,22 +97,19 @@ final class InjectionPlan: @unchecked Sendable {
     /// The plan of `type`, built on first use. Plans are never released, so callers may keep
     /// unretained references to them and point into their fields.
     static func of(_ type: Any.Type) -> InjectionPlan {
-        unretained(of: type).takeUnretainedValue()
+        unretained(of: type).object
     }
 
     /// `of(_:)` without a retain and a release of the plan (plans are immortal): for the checks
     /// made on every singleton made.
-    static func unretained(of type: Any.Type) -> Unmanaged<InjectionPlan> {
+    static func unretained(of type: Any.Type) -> Unretained<InjectionPlan> {
         let id = ObjectIdentifier(type)
         // Metadata is at least 16-byte aligned: the bits above the lowest four pick the slot.
         let bits = UInt(bitPattern: Int(bitPattern: id)) >> 4
         let slot = recent + Int((bits ^ (bits >> 8)) & 255)
-        if let raw = slot.pointee.load(ordering: .acquiring) {
-            let plan = Unmanaged<InjectionPlan>.fromOpaque(raw)
-            if plan.withGuaranteedReference({ $0.typeID == id }) { return plan }
-        }
-        let plan = Unmanaged.passUnretained(lookUp(type, id))
-        slot.pointee.store(UnsafeRawPointer(plan.toOpaque()), ordering: .releasing)
+        if let plan = slot.pointee.load(ordering: .acquiring), plan.with({ $0.typeID == id }) { return plan }
+        let plan = Unretained(lookUp(type, id))
+        slot.pointee.store(plan, ordering: .releasing)
         return plan
     }
 
@@ -128,7 +125,7 @@ final class InjectionPlan: @unchecked Sendable {
 
     /// The route of every definition making objects of this type when it has no fields: such a
     /// route has no targets, so one serves every context (made once, immortal like the plan).
-    let sharedRoute = Atomic<Unmanaged<InjectionRoute>?>(nil)
+    let sharedRoute = Atomic<Unretained<InjectionRoute>?>(nil)
     /// Whether `PropertyNames` has learned where this type's fields are declared.
     let namesLearned = Atomic<Bool>(false)
 

@@ -35,18 +35,18 @@ final class InjectionRoute: @unchecked Sendable {
     /// The route of `plan`'s type for `context`, retained for the caller: the type's shared
     /// route when it has no fields, the one `context`'s parent keeps for its children with
     /// `context`'s names, or a new one.
-    static func make(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) -> Unmanaged<InjectionRoute> {
+    static func make(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) -> Unretained<InjectionRoute> {
         guard plan.fields.isEmpty else {
-            guard let parent = context.parentRef else { return .passRetained(InjectionRoute(plan, for: context, object: base, isShared: false)) }
-            let kept = parent.withGuaranteedReference { parent in
+            guard let parent = context.parentRef else { return .retained(InjectionRoute(plan, for: context, object: base, isShared: false)) }
+            let kept = parent.with { parent in
                 parent.childRoutes.route(for: plan, names: context.table) { InjectionRoute(plan, for: context, object: base, isShared: false) }
             }
-            if kept.withGuaranteedReference({ $0.matches(base) }) { return kept }
+            if kept.with({ $0.matches(base) }) { return kept }
             kept.release()
-            return .passRetained(InjectionRoute(plan, for: context, object: base, isShared: false))
+            return .retained(InjectionRoute(plan, for: context, object: base, isShared: false))
         }
         if let shared = plan.sharedRoute.load(ordering: .acquiring) { return shared }
-        let made = Unmanaged.passRetained(InjectionRoute(plan, for: context, object: base, isShared: true))
+        let made = Unretained.retained(InjectionRoute(plan, for: context, object: base, isShared: true))
         let (exchanged, original) = plan.sharedRoute.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
         if exchanged { return made }
         made.release()
@@ -63,7 +63,7 @@ final class InjectionRoute: @unchecked Sendable {
         var up = context.parentRef
         while let parent = up {
             last += 1
-            up = parent.withGuaranteedReference { $0.parentRef }
+            up = parent.with { $0.parentRef }
         }
         for (position, field) in plan.fields.enumerated() {
             let header = field.header(in: base)

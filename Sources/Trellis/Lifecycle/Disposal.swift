@@ -32,7 +32,7 @@ enum Disposal {
 
     /// `isNever(_:)` for a value of dynamic type `type`.
     static func isNever(type: Any.Type) -> Bool {
-        InjectionPlan.unretained(of: type).withGuaranteedReference { $0.isNeverDisposable }
+        InjectionPlan.unretained(of: type).with { $0.isNeverDisposable }
     }
 
     init(of value: Any) {

@@ -8,10 +8,10 @@ struct Requester {
     // Everything is read by the inlinable lookups of `Resolver` only through non-inlinable code;
     // the type itself must be visible to them.
     /// The context that owns the requesting definition.
-    let context: Unmanaged<ApplicationContext>
+    let context: Unretained<ApplicationContext>
     /// The requesting definition; -1 for `inject(into:)` of an object the context did not make.
     let index: Int
-    let resolution: Unmanaged<Resolution>
+    let resolution: Unretained<Resolution>
     /// How many frames `resolution` had when the request was made: the closure's own frame.
     let depth: Int
     /// The injected property (its name labels the edge), or `nil` for a closure's lookup.
@@ -30,7 +30,7 @@ struct Requester {
     @inline(__always)
     func recordEdge(to index: Int, levels: Int) {
         guard self.index >= 0 else { return }
-        context.withGuaranteedReference { context in
+        context.with { context in
             if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
                 context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
             }
@@ -39,7 +39,7 @@ struct Requester {
 
     @inline(never)
     private func checkSynchronousUse(of found: ApplicationContext, _ index: Int) throws(ContextError) {
-        let resolution = self.resolution.takeUnretainedValue()
+        let resolution = self.resolution.object
         let session = resolution.session
         let isSafe = found.records[index].scope == .eagerSingleton && !session.isStarting(found)
         guard !isSafe else { return }
@@ -51,6 +51,6 @@ struct Requester {
         }
         let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))
         if session.restrictsAsync { throw problem }
-        session.problems?.add(problem, foundIn: context.withGuaranteedReference { $0.table.keys[self.index] })
+        session.problems?.add(problem, foundIn: context.with { $0.table.keys[self.index] })
     }
 }

@@ -55,8 +55,8 @@ extension ThreadState {
     func runningSynchronously<R, E: Error>(_ resolution: Resolution, _ body: () throws(E) -> R) throws(E) -> R {
         let outerActive = active
         let outerThread = resolution.boundThread
-        active = .passUnretained(resolution)
-        resolution.boundThread = .passUnretained(self)
+        active = Unretained(resolution)
+        resolution.boundThread = Unretained(self)
         defer {
             active = outerActive
             resolution.boundThread = outerThread

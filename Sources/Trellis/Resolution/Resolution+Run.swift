@@ -3,7 +3,7 @@ extension Resolution {
     /// call.
     static func path(of requester: Requester?, appending key: String) -> [String] {
         guard let requester else { return [key] }
-        return requester.resolution.withGuaranteedReference { $0.path(appending: key) }
+        return requester.resolution.with { $0.path(appending: key) }
     }
 
     /// Runs `body` synchronously in the resolution a lookup from `requester` belongs to, bound
@@ -17,9 +17,9 @@ extension Resolution {
     static func run<R>(from requester: Requester?, session: Session? = nil, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
         // The thread's state and a requester's resolution are used unretained: the thread's state
         // lives as long as the thread, and the requester's caller keeps its resolution alive.
-        try ThreadState.currentUnretained.withGuaranteedReference { thread throws(ContextError) -> R in
+        try ThreadState.currentUnretained.with { thread throws(ContextError) -> R in
             if let requester {
-                return try requester.resolution.withGuaranteedReference { resolution throws(ContextError) -> R in
+                return try requester.resolution.with { resolution throws(ContextError) -> R in
                     if resolution.isBound(to: thread) && resolution.depth == requester.depth {
                         return try body(resolution, thread)
                     }
@@ -38,7 +38,7 @@ extension Resolution {
                 return try thread.running(home, recycle: true, body)
             }
             let resolution: Resolution
-            if let outer = thread.active?.takeUnretainedValue() {
+            if let outer = thread.active?.object {
                 resolution = thread.nestedResolution(in: outer, at: outer.depth)
             } else {
                 let frame = Resolution.asyncActive!

@@ -17,15 +17,15 @@ final class Resolution: @unchecked Sendable {
     // written only while holding `Coordinator.lock`.
     struct Frame {
         /// Unretained: the lookup that pushed the frame keeps the context alive.
-        let context: Unmanaged<ApplicationContext>
+        let context: Unretained<ApplicationContext>
         let definition: Int
         /// `ThreadState.injectInits` of the level below, restored when the frame is popped.
         let savedInjectInits: Int
 
-        var key: String { context.withGuaranteedReference { $0.table.keys[definition] } }
+        var key: String { context.with { $0.table.keys[definition] } }
 
         func isDefinition(_ index: Int, of context: ApplicationContext) -> Bool {
-            definition == index && self.context.toOpaque() == Unmanaged.passUnretained(context).toOpaque()
+            definition == index && self.context.refers(to: context)
         }
     }
 
@@ -49,12 +49,12 @@ final class Resolution: @unchecked Sendable {
     private(set) var isAsync: Bool
     /// The thread executing this resolution synchronously right now, if any. Unretained: a
     /// thread's state lives as long as the thread, and the thread unbinds before it moves on.
-    var boundThread: Unmanaged<ThreadState>?
+    var boundThread: Unretained<ThreadState>?
 
     /// Whether `thread` is executing this resolution synchronously right now.
     @inline(__always)
     func isBound(to thread: ThreadState) -> Bool {
-        boundThread?.toOpaque() == Unmanaged.passUnretained(thread).toOpaque()
+        boundThread?.refers(to: thread) == true
     }
 
     // Guarded by `Coordinator.lock`, which already serialises every access: the runtime's
@@ -184,7 +184,7 @@ final class Resolution: @unchecked Sendable {
     @inline(__always)
     func push(_ context: ApplicationContext, _ definition: Int, injectInits: Int) {
         if depth == capacity { grow() }
-        (frames + depth).initialize(to: Frame(context: .passUnretained(context), definition: definition, savedInjectInits: injectInits))
+        (frames + depth).initialize(to: Frame(context: Unretained(context), definition: definition, savedInjectInits: injectInits))
         depth += 1
     }
 

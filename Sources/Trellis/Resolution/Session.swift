@@ -19,13 +19,13 @@ final class Session: Sendable {
     /// already started), so a start's outcome never depends on timing.
     let restrictsAsync: Bool
     /// The context being started, when `restrictsAsync`.
-    nonisolated(unsafe) let starting: UnsafeRawPointer?
+    let starting: ObjectIdentifier?
 
     init(problems: ProblemCollector? = nil, startup: StartupCollector? = nil, restrictsAsyncOf starting: ApplicationContext? = nil) {
         self.problems = problems
         self.startup = startup
         self.restrictsAsync = starting != nil
-        self.starting = starting.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+        self.starting = starting.map { ObjectIdentifier($0) }
     }
 
     /// The same collectors, with the concurrent-phase rule switched off (the synchronous phase
@@ -35,6 +35,6 @@ final class Session: Sendable {
     }
 
     func isStarting(_ context: ApplicationContext) -> Bool {
-        starting == UnsafeRawPointer(Unmanaged.passUnretained(context).toOpaque())
+        starting == ObjectIdentifier(context)
     }
 }

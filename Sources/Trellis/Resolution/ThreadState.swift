@@ -21,7 +21,7 @@ final class ThreadState {
     /// The innermost resolution executing synchronous frames on this thread, if any.
     /// Unretained: whoever runs a resolution on the thread keeps it alive while it is active, and
     /// saving and restoring it around every call then costs no retain or release.
-    var active: Unmanaged<Resolution>?
+    var active: Unretained<Resolution>?
     /// `@Inject` wrappers initialised on this thread since the innermost synchronous frame began
     /// (the check for stripped reflection metadata; see `InjectionPlan`).
     var injectInits = 0
@@ -40,16 +40,16 @@ final class ThreadState {
     private init() {
         home = Resolution(home: ())
         stackLimit = StackBudget.limitOfCurrentThread()
-        home.boundThread = .passUnretained(self)
+        home.boundThread = Unretained(self)
     }
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             #if canImport(Darwin)
-            Unmanaged<ThreadState>.fromOpaque(raw).release()
+            Unretained<ThreadState>(opaque: raw).release()
             #else
-            if let raw { Unmanaged<ThreadState>.fromOpaque(raw).release() }
+            if let raw { Unretained<ThreadState>(opaque: raw).release() }
             #endif
         }
         precondition(status == 0, "Trellis could not create its thread-local key (pthread_key_create returned \(status)): the process has run out of thread-local keys. Free some, or create the first ApplicationContext earlier.")
@@ -60,7 +60,7 @@ final class ThreadState {
     /// returns the current context if one may be set.
     @inline(__always)
     static func countInjectWrapper() -> ApplicationContext? {
-        currentUnretained.withGuaranteedReference { thread in
+        currentUnretained.with { thread in
             thread.injectInits &+= 1
             return CurrentContext.mayBeSet ? thread.currentContext() : nil
         }
@@ -80,20 +80,20 @@ final class ThreadState {
     /// The calling thread's state, made on first use and released when the thread exits.
     @inline(__always)
     static var current: ThreadState {
-        currentUnretained.takeUnretainedValue()
+        currentUnretained.object
     }
 
     /// The calling thread's state, unretained (see `current`).
     @inline(__always)
-    static var currentUnretained: Unmanaged<ThreadState> {
-        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
-        return Unmanaged.passUnretained(makeCurrent())
+    static var currentUnretained: Unretained<ThreadState> {
+        if let raw = pthread_getspecific(key) { return Unretained(opaque: raw) }
+        return Unretained(makeCurrent())
     }
 
     @inline(never)
     private static func makeCurrent() -> ThreadState {
         let state = ThreadState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        pthread_setspecific(key, Unretained.retained(state).opaque)
         return state
     }
 

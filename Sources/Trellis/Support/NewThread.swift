@@ -53,7 +53,7 @@ enum NewThread {
         defer { pthread_attr_destroy(&attributes) }
         if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
         // The job is retained for the thread, which takes it over.
-        let context = Unmanaged.passRetained(job).toOpaque()
+        let context = Unretained.retained(job)
         #if canImport(Darwin)
         var thread: pthread_t?
         #else
@@ -61,14 +61,14 @@ enum NewThread {
         #endif
         let status = pthread_create(&thread, &attributes, { raw in
             #if canImport(Darwin)
-            Unmanaged<Job>.fromOpaque(raw).takeRetainedValue().body()
+            Unretained<Job>(opaque: raw).takeRetained().body()
             #else
-            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
+            Unretained<Job>(opaque: raw!).takeRetained().body()
             #endif
             return nil
-        }, context)
+        }, context.opaque)
         guard status == 0 else {
-            Unmanaged<Job>.fromOpaque(context).release()
+            context.release()
             return nil
         }
         return thread

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Every use of the Swift runtime's underscored or unexported API, in one place: why each is
-/// needed, and what breaks if it changes. Nothing else in the library calls such API.
+/// needed, and what breaks if it changes. Nothing else in the library calls such API, but for
+/// the guaranteed-reference call of `Unretained.with(_:)`, kept beside the type it serves.
 ///
 /// - `_forEachField(of:options:body:)` (`forEachStoredField`, SPI `Reflection` of the standard library): the stored properties of a type, with
 ///   offsets. `@Inject` finds its properties by them (the language has no other reflection that
@@ -26,9 +27,6 @@ import Darwin
 /// - `String._nfcCodeUnits` (`nfcCodeUnits(of:)`): Unicode normalisation form C, so names that
 ///   are equal as Swift strings are one key. If it went away, non-ASCII keys would compare by
 ///   their bytes (`NameEquivalenceTests`).
-/// - `Unmanaged._withUnsafeGuaranteedRef(_:)` (`withGuaranteedReference`): uses an unretained
-///   object at +0, without a retain and release (two threads retaining one context would write
-///   its reference count on every lookup). It is documented; only its name is underscored.
 /// - `swift_conformsToProtocolWithExecutionContext`, `swift_isInConformanceExecutionContext`,
 ///   `swift_ConformanceExecutionContextSize` (`conformance(of:to:readingIsolation:)`), exported by
 ///   the Swift 6.2 runtime and looked up by name at run time: a runtime without them (older than
@@ -134,20 +132,6 @@ enum Runtime {
             let reference = metadata.load(fromByteOffset: first + position * word, as: UInt.self)
             // An Objective-C protocol (low bit set) has no isolated conformances.
             return reference & 1 == 0 ? UnsafeRawPointer(bitPattern: reference) : nil
-        }
-    }
-}
-
-extension Unmanaged {
-    /// Runs `body` with the unretained instance at +0: no retain and release around it, where
-    /// the caller knows the instance outlives the call.
-    @inline(__always)
-    func withGuaranteedReference<R, Failure: Error>(_ body: (Instance) throws(Failure) -> R) throws(Failure) -> R {
-        do {
-            return try _withUnsafeGuaranteedRef(body)
-        } catch {
-            // `_withUnsafeGuaranteedRef` rethrows untyped; `body` throws nothing but `Failure`.
-            throw error as! Failure
         }
     }
 }
