@@ -18,8 +18,8 @@ extension ApplicationContext {
         // Only the made singleton is inlined into the caller: every other branch (and its
         // suspension point) would be part of the caller's async frame on every lookup.
         var hash: UInt32 = 0
-        if let value = _madeHere(named: keyOrAlias, type: ObjectIdentifier(T.self), hash: &hash) {
-            return value.assumingMemoryBound(to: T.self).pointee
+        if let made = _madeHere(named: keyOrAlias, type: ObjectIdentifier(T.self), hash: &hash) {
+            return made.value(as: T.self)
         }
         return try await _objectAsync(named: keyOrAlias, hash: hash, as: T.self, from: nil)
     }
@@ -28,7 +28,7 @@ extension ApplicationContext {
     /// `type`, under an ASCII name; else `nil`, and `hash` is the name's hash if it was computed
     /// (0 otherwise), so the slow path does not hash it again.
     @usableFromInline
-    func _madeHere(named name: String, type: ObjectIdentifier, hash: inout UInt32) -> UnsafeRawPointer? {
+    func _madeHere(named name: String, type: ObjectIdentifier, hash: inout UInt32) -> ValueSlot? {
         guard !isClosed else { return nil }
         hash = NameTable.hash(name)
         guard hash != 0, let index = table.definition(named: name, hash: hash), records[index].typeID == type else { return nil }
@@ -75,7 +75,7 @@ extension ApplicationContext {
     /// The object of definition `index`, made by an async lookup if needed, as a `T`.
     func resolveAsync<T>(_ index: Int, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
         if records[index].typeID == ObjectIdentifier(T.self), let made = records[index].published.load(ordering: .acquiring) {
-            return made.assumingMemoryBound(to: T.self).pointee
+            return made.value(as: T.self)
         }
         let value: Any
         if records[index].scope == .prototype {
@@ -89,7 +89,7 @@ extension ApplicationContext {
                     try await singletonBoxAsync(index, resolution)
                 }
             }
-            if box.typeID == ObjectIdentifier(T.self) { return box.pointer.assumingMemoryBound(to: T.self).pointee }
+            if box.typeID == ObjectIdentifier(T.self) { return box.slot.value(as: T.self) }
             value = box.anyValue
         }
         if let typed = value as? T { return typed }

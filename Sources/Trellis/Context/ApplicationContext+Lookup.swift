@@ -18,13 +18,13 @@ extension ApplicationContext {
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
         // Inlined so the caller's specialisation copies a made singleton straight out of the
         // cache, and has a prototype made straight into its own stack memory.
-        try withTemporarySlot(of: T.self) { result throws(ContextError) in
-            switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), from: nil) {
-            case let .made(value): result.initialize(to: value.assumingMemoryBound(to: T.self).pointee)
+        try ValueSlot.making(T.self) { result throws(ContextError) in
+            switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: nil) {
+            case let .made(made): result.initialize(to: made.value(as: T.self))
             case .madeInto: break
-            case let .convertible(value, declared):
+            case let .convertible(made, declared):
                 if let optional = T.self as? any _OptionalOfDeclaredType.Type,
-                   optional._wrap(value, declared: declared, into: UnsafeMutableRawPointer(result)) {
+                   optional._wrap(made.rawValue, declared: declared, into: result.rawValue) {
                     break
                 }
                 result.initialize(to: try _object(named: keyOrAlias, as: T.self, from: nil))
@@ -47,12 +47,12 @@ extension ApplicationContext {
     /// What `_object(named:type:into:from:)` did.
     @usableFromInline
     enum Outcome {
-        /// The made singleton, of the requested type, is at this address.
-        case made(UnsafeRawPointer)
+        /// The made singleton, of the requested type, is in this slot.
+        case made(ValueSlot)
         /// A new object of the requested type was moved into the caller's memory.
         case madeInto
         /// A made singleton declared with another type (identified): the caller converts it.
-        case convertible(UnsafeRawPointer, ObjectIdentifier)
+        case convertible(ValueSlot, ObjectIdentifier)
         /// An object declared with another type, not made: the generic path makes and converts it.
         case needsConversion
         /// No context in the chain answers to the name.
@@ -63,7 +63,7 @@ extension ApplicationContext {
     /// without a lock, an allocation or a retain of any context on the chain (the hot path);
     /// else makes the object and, if it is declared as `type`, moves it into `result`.
     @usableFromInline
-    func _object(named name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+    func _object(named name: String, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         if isClosed { throw closedError(looking: name) }
         let hash = NameTable.hash(name)
         if hash == 0 { return try _objectNamedNonASCII(name, type: type, into: result, from: requester) }
@@ -73,13 +73,13 @@ extension ApplicationContext {
     /// `_object` for a name with non-ASCII characters: normalised first (names compare as Swift
     /// strings), then looked up as any other.
     @inline(never)
-    private func _objectNamedNonASCII(_ name: String, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+    private func _objectNamedNonASCII(_ name: String, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         let key = NameTable.nonASCIILookupKey(name)
         return try _object(named: key.name, hash: key.hash, type: type, into: result, from: requester)
     }
 
     @inline(__always)
-    private func _object(named name: String, hash: UInt32, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+    private func _object(named name: String, hash: UInt32, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         if let index = table.definition(named: name, hash: hash) {
             if let requester { try requester.noteLookup(of: self, index, levels: 0) }
             if let made = records[index].published.load(ordering: .acquiring) {
@@ -94,7 +94,7 @@ extension ApplicationContext {
 
     /// `_object` for a name this context does not define: the chain's walk from the parent,
     /// and a made singleton found there returned without retaining any context.
-    private func _objectInParents(named name: String, hash: UInt32, type: ObjectIdentifier, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+    private func _objectInParents(named name: String, hash: UInt32, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         switch walk(to: (name, hash), fromParent: true) {
         case .missing:
             return .notFound
@@ -145,9 +145,9 @@ extension ApplicationContext {
     /// The object of definition `index`, made if needed, as a `T`.
     func resolve<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         if records[index].typeID == ObjectIdentifier(T.self) {
-            if let made = records[index].published.load(ordering: .acquiring) { return made.assumingMemoryBound(to: T.self).pointee }
-            return try withTemporarySlot(of: T.self) { result throws(ContextError) in
-                _ = try make(index, into: UnsafeMutableRawPointer(result), from: requester)
+            if let made = records[index].published.load(ordering: .acquiring) { return made.value(as: T.self) }
+            return try ValueSlot.making(T.self) { result throws(ContextError) in
+                _ = try make(index, into: result, from: requester)
             }
         }
         let value = try makeAny(index, from: requester)

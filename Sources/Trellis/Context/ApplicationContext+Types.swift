@@ -306,8 +306,8 @@ extension ApplicationContext {
     private func madeSingleton<T>(at position: TypeMatchPosition, as type: T.Type) -> T? {
         ancestor(position.levels).with { context -> T? in
             guard let made = context.records[position.index].published.load(ordering: .acquiring) else { return nil }
-            if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.assumingMemoryBound(to: T.self).pointee }
-            func cast<Object>(_: Object.Type) -> T? { made.assumingMemoryBound(to: Object.self).pointee as? T }
+            if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
+            func cast<Object>(_: Object.Type) -> T? { made[as: Object.self] as? T }
             return cast(context.records[position.index].objectType)
         }
     }

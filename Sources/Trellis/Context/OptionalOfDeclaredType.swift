@@ -11,7 +11,7 @@ extension Optional: _OptionalOfDeclaredType {
     @inlinable
     public static func _wrap(_ value: UnsafeRawPointer, declared: ObjectIdentifier, into result: UnsafeMutableRawPointer) -> Bool {
         guard ObjectIdentifier(Wrapped.self) == declared else { return false }
-        result.initializeMemory(as: Self.self, repeating: .some(value.assumingMemoryBound(to: Wrapped.self).pointee), count: 1)
+        ValueSlot(rawValue: result).initialize(to: Self.some(ValueSlot(reading: value).value(as: Wrapped.self)))
         return true
     }
 }

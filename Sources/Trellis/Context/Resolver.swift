@@ -37,9 +37,9 @@ public struct Resolver: Sendable {
     ///   yet is ``ContextError/requiresAwait(key:path:)``.
     @inlinable
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
-        try withTemporarySlot(of: T.self) { result throws(ContextError) in
-            switch try context._object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: UnsafeMutableRawPointer(result), from: asRequester) {
-            case let .made(value): result.initialize(to: value.assumingMemoryBound(to: T.self).pointee)
+        try ValueSlot.making(T.self) { result throws(ContextError) in
+            switch try context._object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: asRequester) {
+            case let .made(made): result.initialize(to: made.value(as: T.self))
             case .madeInto: break
             case .convertible, .needsConversion, .notFound: result.initialize(to: try context._object(named: keyOrAlias, as: T.self, from: asRequester))
             }

@@ -1,4 +1,4 @@
-/// A made singleton, type-erased: its value lives at `pointer`, as the type `objectType`.
+/// A made singleton, type-erased: its value lives in `slot`, as the type `objectType`.
 ///
 /// One allocation holds the box's fields and, in its tail, the value, aligned to a cache line
 /// and alone on it: threads copying the value out never share a line with a reference count
@@ -16,7 +16,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     struct Header {
         let objectType: Any.Type
         /// The value, valid for the box's lifetime.
-        let pointer: UnsafeMutableRawPointer
+        let slot: ValueSlot
         /// The value is a class instance (also when declared as an existential): an early
         /// reference to it is the object itself, not a copy.
         let isReference: Bool
@@ -31,10 +31,10 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         let buffer = AnyBox.create(minimumCapacity: lines + 63) { buffer in
             let tail = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
             let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: tail) + 63) & ~UInt(63))!
-            return Header(objectType: Object.self, pointer: storage, isReference: isReference, isClassType: isClassType)
+            return Header(objectType: Object.self, slot: ValueSlot(rawValue: storage), isReference: isReference, isClassType: isClassType)
         }
         let box = unsafeDowncast(buffer, to: AnyBox.self)
-        box.fields.pointer.initializeMemory(as: Object.self, to: value)
+        box.fields.slot.initialize(to: value)
         return box
     }
 
@@ -43,13 +43,13 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         if header.isClassType {
             // One reference: released directly, where the generic path would open the type and
             // destroy through its value witness table (a context per request frees every box).
-            Unretained<AnyObject>(opaque: header.pointer.load(as: UnsafeRawPointer.self)).release()
+            header.slot.deinitialize(as: AnyObject.self)
             return
         }
-        func destroy<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) {
-            pointer.assumingMemoryBound(to: Object.self).deinitialize(count: 1)
+        func destroy<Object>(_: Object.Type, in slot: ValueSlot) {
+            slot.deinitialize(as: Object.self)
         }
-        destroy(header.objectType, at: header.pointer)
+        destroy(header.objectType, in: header.slot)
     }
 
     /// The header, read through a pointer: `ManagedBuffer.header` is a stored class property, and
@@ -59,15 +59,15 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     var fields: Header { withUnsafeMutablePointerToHeader { $0.pointee } }
 
     var typeID: ObjectIdentifier { ObjectIdentifier(fields.objectType) }
-    var pointer: UnsafeMutableRawPointer { fields.pointer }
+    var slot: ValueSlot { fields.slot }
     var isReference: Bool { fields.isReference }
 
     var anyValue: Any {
-        func value<Object>(_: Object.Type, at pointer: UnsafeMutableRawPointer) -> Any {
-            pointer.assumingMemoryBound(to: Object.self).pointee
+        func value<Object>(_: Object.Type, in slot: ValueSlot) -> Any {
+            slot.value(as: Object.self)
         }
         let header = fields
-        return value(header.objectType, at: header.pointer)
+        return value(header.objectType, in: header.slot)
     }
 
     /// The value's dynamic type.
@@ -75,17 +75,17 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         // A class reference: read its isa without copying the value out.
         let header = fields
         if header.isReference, header.objectType is AnyObject.Type {
-            return Unretained<AnyObject>(opaque: header.pointer.load(as: UnsafeRawPointer.self)).with { type(of: $0) }
+            return header.slot.withObject { type(of: $0) }
         }
         return type(of: anyValue)
     }
 
-    /// Copies the value into `result`, uninitialised memory of the box's type.
-    func copy(into result: UnsafeMutableRawPointer) {
-        func copy<Object>(_: Object.Type, from pointer: UnsafeMutableRawPointer, into result: UnsafeMutableRawPointer) {
-            result.initializeMemory(as: Object.self, to: pointer.assumingMemoryBound(to: Object.self).pointee)
+    /// Copies the value into `result`, an empty slot of the box's type.
+    func copy(into result: ValueSlot) {
+        func copy<Object>(_: Object.Type, from slot: ValueSlot, into result: ValueSlot) {
+            result.initialize(to: slot.value(as: Object.self))
         }
         let header = fields
-        copy(header.objectType, from: header.pointer, into: result)
+        copy(header.objectType, from: header.slot, into: result)
     }
 }

@@ -13,8 +13,8 @@ extension ApplicationContext {
     /// Makes and injects an object of definition `index` into `result`, uninitialised memory
     /// for its declared type.
     @inline(__always)
-    func construct(_ index: Int, into result: UnsafeMutableRawPointer, _ resolution: Resolution) throws(ContextError) {
-        func construct<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ result: UnsafeMutableRawPointer, _ resolution: Resolution) throws(ContextError) {
+    func construct(_ index: Int, into result: ValueSlot, _ resolution: Resolution) throws(ContextError) {
+        func construct<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ result: ValueSlot, _ resolution: Resolution) throws(ContextError) {
             try context.closure(index, as: Object.self).make(into: result, isClassType: context.records[index].isClassType, context, index, resolution)
         }
         try construct(records[index].objectType, self, index, result, resolution)
@@ -32,7 +32,7 @@ extension ApplicationContext {
     /// Injects the singleton in `box`, made by definition `index`, in place.
     func injectBox(_ box: AnyBox, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: AnyBox, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-            try context.injectMade(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: context.records[index].isClassType, index, resolution)
+            try context.injectMade(at: box.slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution)
         }
         try injectBox(records[index].objectType, self, box, index, resolution)
     }
@@ -69,7 +69,7 @@ extension ApplicationContext {
     /// `injectBox` for an async lookup: properties are filled by async lookups.
     func injectBoxAsync(_ box: AnyBox, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
         func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: AnyBox, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-            try await context.injectMadeAsync(at: box.pointer.assumingMemoryBound(to: Object.self), isClass: context.records[index].isClassType, index, resolution)
+            try await context.injectMadeAsync(at: box.slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution)
         }
         try await injectBox(records[index].objectType, self, box, index, resolution)
     }

@@ -1,7 +1,7 @@
 extension ApplicationContext {
     /// Makes (or, for a singleton, copies) the object of definition `index`, declared as the
     /// caller's type, into `result`.
-    func make(_ index: Int, into result: UnsafeMutableRawPointer, from requester: Requester?) throws(ContextError) -> Outcome {
+    func make(_ index: Int, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> Outcome in
             try make(index, into: result, in: resolution, on: thread)
         }
@@ -10,7 +10,7 @@ extension ApplicationContext {
     /// `make` in `resolution`, which `thread` (the calling thread) is executing at the depth the
     /// object is asked for.
     @inline(__always)
-    func make(_ index: Int, into result: UnsafeMutableRawPointer, in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> Outcome {
+    func make(_ index: Int, into result: ValueSlot, in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> Outcome {
         try onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Outcome in
             if records[index].scope == .prototype {
                 try makePrototype(index, resolution, thread) { resolution throws(ContextError) in
@@ -384,7 +384,7 @@ extension ApplicationContext {
         states[index].madeOrder = Coordinator.nextSequence()
         states[index].phase = .idle
         if records[index].scope == .weak { return keepWeakly(index) }
-        records[index].published.store(UnsafeRawPointer(box.pointer), ordering: .releasing)
+        records[index].published.store(box.slot, ordering: .releasing)
         return nil
     }
 

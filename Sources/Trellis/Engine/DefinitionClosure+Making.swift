@@ -101,12 +101,12 @@ extension DefinitionClosure {
 
     /// Makes and injects an object of definition `index` of `context` into `result`,
     /// uninitialised memory for an `Object`.
-    func make(into result: UnsafeMutableRawPointer, isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        let object = result.initializeMemory(as: Object.self, to: try run(context, index, resolution))
+    func make(into result: ValueSlot, isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        result.initialize(to: try run(context, index, resolution))
         do {
-            try context.injectMade(at: object, isClass: isClassType, index, resolution)
+            try context.injectMade(at: result, as: Object.self, isClass: isClassType, index, resolution)
         } catch {
-            object.deinitialize(count: 1)
+            result.deinitialize(as: Object.self)
             throw error
         }
     }
@@ -118,16 +118,16 @@ extension DefinitionClosure {
 
     /// Makes and injects an object, returned as `Any` (lookups whose type is not `Object`).
     func makeAny(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
-        let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        let object = ValueSlot.allocate(for: Object.self)
         defer { object.deallocate() }
         object.initialize(to: try run(context, index, resolution))
         do {
-            try context.injectMade(at: object, isClass: isClassType, index, resolution)
+            try context.injectMade(at: object, as: Object.self, isClass: isClassType, index, resolution)
         } catch {
-            object.deinitialize(count: 1)
+            object.deinitialize(as: Object.self)
             throw error
         }
-        return object.move()
+        return object.move(as: Object.self)
     }
 
     /// Runs the closure only, to learn the dynamic type of what it makes (lookup by type): the
@@ -146,16 +146,16 @@ extension DefinitionClosure {
 
     /// `makeAny` for an async lookup: properties are filled by async lookups.
     func makeAnyAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-        let object = UnsafeMutablePointer<Object>.allocate(capacity: 1)
+        let object = ValueSlot.allocate(for: Object.self)
         defer { object.deallocate() }
         object.initialize(to: try await runAsync(context, index, resolution))
         do {
-            try await context.injectMadeAsync(at: object, isClass: isClassType, index, resolution)
+            try await context.injectMadeAsync(at: object, as: Object.self, isClass: isClassType, index, resolution)
         } catch {
-            object.deinitialize(count: 1)
+            object.deinitialize(as: Object.self)
             throw error
         }
-        return object.move()
+        return object.move(as: Object.self)
     }
 
     /// `probe` for an async lookup.

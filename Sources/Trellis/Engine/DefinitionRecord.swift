@@ -5,7 +5,7 @@ import Synchronization
 struct DefinitionRecord: ~Copyable {
     /// The made singleton's value (as its declared type), published once with release ordering
     /// and read with acquire ordering: the lock-free hot path.
-    let published = Atomic<UnsafeRawPointer?>(nil)
+    let published = Atomic<ValueSlot?>(nil)
     /// The declared type of the definition's objects.
     let objectType: Any.Type
     let scope: Scope

@@ -32,37 +32,35 @@ extension ApplicationContext {
         withExtendedLifetime(object) {}
     }
 
-    /// Injects the object this context just made for definition `index`, which lies at `made`
-    /// (a class reference, or a struct's own storage). The per-definition route makes this one
-    /// atomic load and a comparison for types with nothing to inject.
+    /// Injects the object this context just made for definition `index`, a `T` in the slot
+    /// `made` (a class reference, or a struct's own storage). The per-definition route makes
+    /// this one atomic load and a comparison for types with nothing to inject.
     @inline(__always)
-    func injectMade<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+    func injectMade<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         if let route = records[index].injection.load(ordering: .acquiring),
            route.with({ route in
-               route.plan.typeID == Self.dynamicTypeID(of: made, isClass: isClass)
+               route.plan.typeID == Self.dynamicTypeID(of: made, as: T.self, isClass: isClass)
                    && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.with { $0.injectInits } == 0))
            }) {
             return
         }
-        try injectMadeSlow(at: made, isClass: isClass, index, resolution)
+        try injectMadeSlow(at: made, as: T.self, isClass: isClass, index, resolution)
     }
 
     /// `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
     /// reference only needs its isa read.
     @inline(__always)
-    static func dynamicTypeID<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> ObjectIdentifier {
-        guard isClass else { return ObjectIdentifier(type(of: made.pointee)) }
+    static func dynamicTypeID<T>(of made: ValueSlot, as _: T.Type, isClass: Bool) -> ObjectIdentifier {
+        guard isClass else { return ObjectIdentifier(type(of: made[as: T.self])) }
         // Read the reference where it lies instead of copying the value out (a retain and a
         // release through the value witness table of an unspecialised `T`).
-        let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
-        return Unretained<AnyObject>(opaque: object).with { ObjectIdentifier(type(of: $0)) }
+        return made.withObject { ObjectIdentifier(type(of: $0)) }
     }
 
-    /// The dynamic type of the value at `made` (a declared existential opened).
-    static func dynamicType<T>(of made: UnsafeMutablePointer<T>, isClass: Bool) -> Any.Type {
-        guard isClass else { return type(of: made.pointee as Any) }
-        let object = UnsafeRawPointer(made).load(as: UnsafeRawPointer.self)
-        return Unretained<AnyObject>(opaque: object).with { type(of: $0) }
+    /// The dynamic type of the `T` in `made` (a declared existential opened).
+    static func dynamicType<T>(of made: ValueSlot, as _: T.Type, isClass: Bool) -> Any.Type {
+        guard isClass else { return type(of: made[as: T.self] as Any) }
+        return made.withObject { type(of: $0) }
     }
 
     /// The route of definition `index` if it is for objects of `typeID`.
@@ -73,7 +71,7 @@ extension ApplicationContext {
 
     /// Where an object's `@Inject` fields lie: the object itself for a class, `made` for a struct
     /// declared as its own type. `nil`: nothing to inject.
-    private func injectionTarget<T>(_ plan: InjectionPlan, _ made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (base: UnsafeMutableRawPointer, object: AnyObject?)? {
+    private func injectionTarget<T>(_ plan: InjectionPlan, _ made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (base: UnsafeMutableRawPointer, object: AnyObject?)? {
         if plan.isEmpty { return nil }
         if plan.reportsNoFields {
             // No fields visible: either the type has none, or reflection metadata is stripped.
@@ -83,10 +81,10 @@ extension ApplicationContext {
         }
         if plan.isClass {
             // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
-            let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
+            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
             return (Unretained(object).opaque, object)
         }
-        if ObjectIdentifier(T.self) == plan.typeID { return (UnsafeMutableRawPointer(made), nil) }
+        if ObjectIdentifier(T.self) == plan.typeID { return (made.rawValue, nil) }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
         // it cannot be had without knowing its type. Say so rather than skip it.
         throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
@@ -94,18 +92,18 @@ extension ApplicationContext {
 
     /// The plan and route for an object of `typeID` at `made`, making the definition's route
     /// the first time (the first type it makes keeps it).
-    private func planAndRoute<T>(for made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int) -> (InjectionPlan, InjectionRoute?) {
-        let typeID = Self.dynamicTypeID(of: made, isClass: isClass)
+    private func planAndRoute<T>(for made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int) -> (InjectionPlan, InjectionRoute?) {
+        let typeID = Self.dynamicTypeID(of: made, as: T.self, isClass: isClass)
         if let route = route(index, for: typeID) { return (route.plan, route) }
-        let plan = InjectionPlan.of(Self.dynamicType(of: made, isClass: isClass))
+        let plan = InjectionPlan.of(Self.dynamicType(of: made, as: T.self, isClass: isClass))
         guard records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
         let base: UnsafeMutableRawPointer
         if plan.isClass {
-            let object = isClass ? unsafeBitCast(made.pointee, to: AnyObject.self) : made.pointee as AnyObject
+            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
             base = Unretained(object).opaque
             _fixLifetime(object)
         } else if ObjectIdentifier(T.self) == plan.typeID {
-            base = UnsafeMutableRawPointer(made)
+            base = made.rawValue
         } else {
             return (plan, nil)
         }
@@ -119,10 +117,10 @@ extension ApplicationContext {
 
     /// Injects an object whose type has something to inject, or whose route is not made yet.
     @inline(never)
-    private func injectMadeSlow<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
+    private func injectMadeSlow<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        let (plan, route) = planAndRoute(for: made, as: T.self, isClass: isClass, index)
         let wrappersMade = resolution.boundThread?.with { $0.injectInits } ?? 0
-        guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
+        guard let target = try injectionTarget(plan, made, as: T.self, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
         try withExtendedLifetime(target.object) { () throws(ContextError) in
             try apply(plan, route, at: target.base, object: target.object, requester: index, resolution)
         }
@@ -131,9 +129,9 @@ extension ApplicationContext {
     /// `injectMade` for an object made by an async lookup: properties are filled by async
     /// lookups. (The stripped-reflection check needs the count of wrappers made on one thread,
     /// which an async closure does not have; it is done by synchronous makes only.)
-    func injectMadeAsync<T>(at made: UnsafeMutablePointer<T>, isClass: Bool, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        let (plan, route) = planAndRoute(for: made, isClass: isClass, index)
-        guard let target = try injectionTarget(plan, made, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
+    func injectMadeAsync<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        let (plan, route) = planAndRoute(for: made, as: T.self, isClass: isClass, index)
+        guard let target = try injectionTarget(plan, made, as: T.self, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
         try await applyAsync(plan, route, at: target.base, object: target.object, requester: index, resolution)
         withExtendedLifetime(target.object) {}
     }

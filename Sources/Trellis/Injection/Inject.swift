@@ -183,13 +183,10 @@ public struct Inject<Value> {
         if provided == nil && !field.pointee.header.isLazy {
             switch request.pointee.routed(ObjectIdentifier(Value.self)) {
             case let .made(made):
-                field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
+                field.pointee.store(made.value(as: Value.self))
                 return true
             case .toMake:
-                try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) in
-                    try request.pointee.makeTarget(into: UnsafeMutableRawPointer(buffer.baseAddress!))
-                    field.pointee.store(buffer.baseAddress!.move())
-                }
+                field.pointee.store(try ValueSlot.making(Value.self) { result throws(ContextError) in try request.pointee.makeTarget(into: result) })
                 return true
             case .missing:
                 return try fillMissing(field, request)
@@ -225,7 +222,7 @@ public struct Inject<Value> {
         if request.pointee.isAsync {
             switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.pointee.requester) {
             case let .made(made):
-                field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
+                field.pointee.store(made.value(as: Value.self))
                 return true
             case .notFound:
                 return try fillMissing(field, request)
@@ -233,11 +230,10 @@ public struct Inject<Value> {
                 return false
             }
         }
-        let found = try withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer throws(ContextError) -> Bool in
-            let result = buffer.baseAddress!
-            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: UnsafeMutableRawPointer(result), from: request.pointee.requester) {
-            case let .made(made): field.pointee.store(made.assumingMemoryBound(to: Value.self).pointee)
-            case .madeInto: field.pointee.store(result.move())
+        let found = try ValueSlot.withTemporary(for: Value.self) { result throws(ContextError) -> Bool in
+            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: result, from: request.pointee.requester) {
+            case let .made(made): field.pointee.store(made.value(as: Value.self))
+            case .madeInto: field.pointee.store(result.move(as: Value.self))
             case .notFound: return false
             case .convertible, .needsConversion: field.pointee.store(try context._object(named: key, as: Value.self, from: request.pointee.requester))
             }

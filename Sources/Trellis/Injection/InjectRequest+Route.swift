@@ -35,7 +35,7 @@ extension InjectRequest {
     /// `result`, uninitialised memory of the field's type: as a lookup by name would, once it
     /// found the definition.
     @usableFromInline
-    func makeTarget(into result: UnsafeMutableRawPointer) throws(ContextError) {
+    func makeTarget(into result: ValueSlot) throws(ContextError) {
         let target = target!.pointee
         let requester = requester
         let found = requester.context.with { $0.ancestor(target.levels) }

@@ -1,8 +1,8 @@
 /// What a route says about one field.
 @usableFromInline
 enum RoutedField {
-    /// The made singleton, declared as the field's type, is here.
-    case made(UnsafeRawPointer)
+    /// The made singleton, declared as the field's type, is in this slot.
+    case made(ValueSlot)
     /// A synchronous prototype declared as the field's type, or (in a synchronous injection) a
     /// synchronous singleton not made yet: `makeTarget(into:)` makes it without looking its key
     /// up again.
