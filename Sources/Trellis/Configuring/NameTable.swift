@@ -7,8 +7,8 @@
 /// byte-wise against the key instead of being stored (Docs/DESIGN.md, "Name table"). Non-ASCII
 /// keys, rare, store theirs as ordinary entries.
 final class NameTable: @unchecked Sendable {
-    // Safe: every stored property is immutable after `init`; the buffers behind `bucketStorage`
-    // and `keyStorage` are written only in `init` and freed in `deinit`.
+    // Safe: every stored property is immutable after `init`; the buffers `buckets` and
+    // `keyBuffer` are written only in `init` and freed in `deinit`.
     static let upperDefault: UInt8 = 1
     static let lowerFirstDefault: UInt8 = 2
 
@@ -35,10 +35,10 @@ final class NameTable: @unchecked Sendable {
     let aliasKinds: ContiguousArray<Kind>
     let aliasTargets: ContiguousArray<Int32>
 
-    /// The buckets, and `keys` again, as raw buffers: the hot path reads them without bounds
+    /// The buckets, and `keys` again, in heap buffers: the hot path reads them without bounds
     /// checks or reference counting.
-    private let bucketStorage: UnsafeMutablePointer<Entry>
-    private let keyStorage: UnsafeMutablePointer<String>
+    private let buckets: HeapBuffer<Entry>
+    private let keyBuffer: HeapBuffer<String>
 
     init(_ builder: NameTableBuilder) {
         mask = builder.entries.count - 1
@@ -47,16 +47,14 @@ final class NameTable: @unchecked Sendable {
         aliasNames = builder.aliasNames
         aliasKinds = builder.aliasKinds
         aliasTargets = builder.aliasTargets
-        bucketStorage = .allocate(capacity: builder.entries.count)
-        _ = UnsafeMutableBufferPointer(start: bucketStorage, count: builder.entries.count).initialize(from: builder.entries)
-        keyStorage = .allocate(capacity: max(keys.count, 1))
-        _ = UnsafeMutableBufferPointer(start: keyStorage, count: keys.count).initialize(from: keys)
+        buckets = HeapBuffer(copying: builder.entries)
+        keyBuffer = HeapBuffer(copying: keys)
     }
 
     deinit {
-        bucketStorage.deallocate()
-        keyStorage.deinitialize(count: keys.count)
-        keyStorage.deallocate()
+        buckets.deallocate()
+        keyBuffer.deinitialize(count: keyBuffer.count)
+        keyBuffer.deallocate()
     }
 
     // MARK: Lookup (the hot path)
@@ -74,12 +72,12 @@ final class NameTable: @unchecked Sendable {
     func definition(named name: String, hash: UInt32) -> Int? {
         var bucket = Int(hash) & mask
         while true {
-            let entry = bucketStorage[bucket]
+            let entry = buckets[bucket]
             if entry.hash == 0 { return nil }
             if entry.hash == hash {
                 let index = Int(entry.definition)
                 if entry.alias < 0 {
-                    if keyStorage[index] == name || (defaultFlags[index] != 0 && isDefaultAlias(name, of: index)) { return index }
+                    if keyBuffer[index] == name || (defaultFlags[index] != 0 && isDefaultAlias(name, of: index)) { return index }
                 } else if aliasNames[Int(entry.alias)] == name {
                     return index
                 }

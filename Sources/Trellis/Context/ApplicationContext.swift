@@ -25,15 +25,17 @@ public final class ApplicationContext: Sendable {
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
     let table: NameTable
+    /// Per definition, its record and its creation state.
+    // Safe: made in init, freed in deinit; the records' fields read without the lock are
+    // immutable or atomics, the others are guarded by `Coordinator.lock` (see
+    // `DefinitionRecord`), and every access to a creation state holds that lock.
+    nonisolated(unsafe) let tables: RecordBuffer
     /// One record per definition, in declaration order.
-    // Safe: allocated and initialised in init, deinitialised and freed in deinit; the fields
-    // read without the lock are immutable or atomics, the others are guarded by
-    // `Coordinator.lock` (see `DefinitionRecord`).
-    nonisolated(unsafe) let records: UnsafeMutablePointer<DefinitionRecord>
-    /// Per definition: its creation state (in the same allocation as `records`).
-    // Safe: allocated and initialised in init, deinitialised and freed in deinit; every access
-    // holds `Coordinator.lock`.
-    nonisolated(unsafe) let states: UnsafeMutablePointer<CreationState>
+    @inline(__always)
+    var records: HeapBuffer<DefinitionRecord> { tables.records }
+    /// Per definition: its creation state.
+    @inline(__always)
+    var states: HeapBuffer<CreationState> { tables.states }
     let count: Int
     /// The `LifecyclePhase`, the one record of it: once `close()` began (anything but `open`),
     /// every lookup on the context, and through it, throws `contextClosed`.
@@ -122,25 +124,17 @@ public final class ApplicationContext: Sendable {
         parentRef = parent.map { Unretained($0) }
         table = configurator.table
         count = configurator.definitions.count
-        // One allocation for both tables: a context made per request pays for every malloc.
-        let capacity = max(count, 1)
-        let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment)
-        let recordBytes = (MemoryLayout<DefinitionRecord>.stride * capacity + alignment - 1) & ~(alignment - 1)
-        let tables = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * capacity, alignment: alignment)
-        records = tables.bindMemory(to: DefinitionRecord.self, capacity: capacity)
         // By index, and field by field: iterating, or passing a definition's maker, would copy
         // the definition or its closure (a retain and a release each).
-        for index in 0..<count {
-            (records + index).initialize(to: DefinitionRecord(
+        tables = RecordBuffer(count: count) { index in
+            DefinitionRecord(
                 objectType: configurator.definitions[index].maker.objectType,
                 scope: configurator.definitions[index].scope,
                 isAsync: configurator.definitions[index].maker.isAsync,
                 isClassType: configurator.definitions[index].maker.isClassType,
                 runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor,
-                hasPrerequisites: !configurator.definitionsWithPrerequisites.isEmpty && configurator.definitions[index].hasPrerequisites))
+                hasPrerequisites: !configurator.definitionsWithPrerequisites.isEmpty && configurator.definitions[index].hasPrerequisites)
         }
-        states = (tables + recordBytes).bindMemory(to: CreationState.self, capacity: capacity)
-        states.initialize(repeating: CreationState(), count: count)
         self.isValidation = isValidation
         // Moved in last: the configuration is not copied (a retain of each of its arrays).
         configuration = configurator
@@ -148,9 +142,7 @@ public final class ApplicationContext: Sendable {
 
     deinit {
         childRoutesStorage.load(ordering: .acquiring)?.release()
-        records.deinitialize(count: count)
-        states.deinitialize(count: count)
-        UnsafeMutableRawPointer(records).deallocate()
+        tables.free()
     }
 
     /// The keys of this context's own definitions, in declaration order.

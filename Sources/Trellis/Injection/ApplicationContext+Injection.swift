@@ -139,13 +139,13 @@ extension ApplicationContext {
     /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
     private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
         for position in plan.fields.indices {
-            let field = plan.fields.baseAddress! + position
-            let header = field.pointee.header(in: base)
+            let field = plan.fields.pinned(at: position)
+            let header = field.value.header(in: base)
             guard header.pointee.isPending else { continue }
             var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: false)
             do throws(ContextError) {
                 _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
-                    try header.pointee.fill(base + field.pointee.offset, request, nil)
+                    try header.pointee.fill(base + field.value.offset, request, nil)
                 }
             } catch {
                 try collectOrThrow(error, plan, resolution)
@@ -176,21 +176,21 @@ extension ApplicationContext {
             reportSynchronousInjections(plan, at: base, of: index, resolution)
         }
         for position in plan.fields.indices {
-            let field = plan.fields.baseAddress! + position
-            let header = field.pointee.header(in: base)
+            let field = plan.fields.pinned(at: position)
+            let header = field.value.header(in: base)
             guard header.pointee.isPending else { continue }
             var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: true)
             do throws(ContextError) {
                 let filled = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
-                    try header.pointee.fill(base + field.pointee.offset, request, nil)
+                    try header.pointee.fill(base + field.value.offset, request, nil)
                 }
                 if !filled {
-                    let key = header.pointee.key ?? field.pointee.property
+                    let key = header.pointee.key ?? field.value.property
                     let requester = AsyncRequester(self, index, resolution, label: field)
                     var value = try await _objectAsync(named: key, as: Any.self, from: requester)
                     _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
                         try withUnsafePointer(to: &value) { value throws(ContextError) -> Bool in
-                            try header.pointee.fill(base + field.pointee.offset, request, value)
+                            try header.pointee.fill(base + field.value.offset, request, value)
                         }
                     }
                 }
@@ -234,7 +234,7 @@ extension ApplicationContext {
         }
     }
 
-    private func request(_ plan: InjectionPlan, _ field: UnsafePointer<InjectionPlan.Field>, _ target: UnsafePointer<InjectionRoute.Target>?, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
+    private func request(_ plan: InjectionPlan, _ field: Pinned<InjectionPlan.Field>, _ target: InjectionRoute.Target?, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
         InjectRequest(
             context: Unretained(self),
             requester: Requester(context: Unretained(self), index: index, resolution: Unretained(resolution), depth: resolution.depth, label: field),

@@ -6,8 +6,8 @@ extension InjectRequest {
     @usableFromInline
     func routed(_ type: ObjectIdentifier) -> RoutedField {
         guard let target, requester.index >= 0 else { return .lookUp }
-        guard let context = requester.context.with({ $0.openAncestor(target.pointee.levels) }) else { return .lookUp }
-        let index = target.pointee.index
+        guard let context = requester.context.with({ $0.openAncestor(target.levels) }) else { return .lookUp }
+        let index = target.index
         guard index >= 0 else { return .missing }
         let routed = context.with { context -> RoutedField in
             guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
@@ -19,7 +19,7 @@ extension InjectRequest {
             return .made(made)
         }
         if case .lookUp = routed { return .lookUp }
-        requester.recordEdge(to: index, levels: target.pointee.levels)
+        requester.recordEdge(to: index, levels: target.levels)
         return routed
     }
 
@@ -27,7 +27,7 @@ extension InjectRequest {
     /// the route when there is one.
     @usableFromInline
     func answers(_ name: String) -> Bool {
-        if let target { return target.pointee.index >= 0 }
+        if let target { return target.index >= 0 }
         return context.with { $0.contains(name) }
     }
 
@@ -36,7 +36,7 @@ extension InjectRequest {
     /// found the definition.
     @usableFromInline
     func makeTarget(into result: ValueSlot) throws(ContextError) {
-        let target = target!.pointee
+        let target = target!
         let requester = requester
         let found = requester.context.with { $0.ancestor(target.levels) }
         // At +0: the injecting context keeps the target's context (itself or a parent) alive.

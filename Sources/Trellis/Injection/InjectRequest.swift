@@ -7,18 +7,18 @@ struct InjectRequest {
     /// graph), in the injecting resolution.
     @usableFromInline let requester: Requester
     @usableFromInline let plan: Unretained<InjectionPlan>
-    /// The field being filled; plans are immortal, so the pointer stays valid.
-    @usableFromInline let field: UnsafePointer<InjectionPlan.Field>
+    /// The field being filled (plans are immortal).
+    @usableFromInline let field: Pinned<InjectionPlan.Field>
     /// Filled by an async injection: only made singletons are taken synchronously.
     @usableFromInline let isAsync: Bool
     /// The field's target in the injecting definition's route, if it has one.
-    @usableFromInline let target: UnsafePointer<InjectionRoute.Target>?
+    @usableFromInline let target: InjectionRoute.Target?
 
     /// The definition whose object is injected; -1 for `inject(into:)`.
     @usableFromInline var requesterIndex: Int { requester.index }
 
     /// The property's name, the key unless the wrapper names one.
-    @usableFromInline var property: String { field.pointee.property }
+    @usableFromInline var property: String { field.value.property }
     @usableFromInline var ownerName: String { plan.with { $0.typeName } }
 
     @usableFromInline

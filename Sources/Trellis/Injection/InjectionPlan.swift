@@ -5,8 +5,8 @@ import Synchronization
 /// kept for the life of the process, so later objects of the type are injected without `Mirror`.
 @usableFromInline
 final class InjectionPlan: @unchecked Sendable {
-    // Safe: immutable after init; `fieldStorage` is written only in init and never freed (plans
-    // are immortal, so requests may point into it).
+    // Safe: immutable after init; `fields` is written only in init and never freed (plans are
+    // immortal, so requests and edges may pin its elements).
     @usableFromInline
     struct Field: Sendable {
         let offset: Int
@@ -28,7 +28,7 @@ final class InjectionPlan: @unchecked Sendable {
     let typeID: ObjectIdentifier
     let typeName: String
     /// The fields, in a buffer that lives as long as the process.
-    let fields: UnsafeBufferPointer<Field>
+    let fields: HeapBuffer<Field>
     let isAware: Bool
     /// Its `InjectionAware` conformance is isolated to the main actor (a class of an app target),
     /// so `didInject` is called there, whatever a cast off that actor says.
@@ -64,9 +64,7 @@ final class InjectionPlan: @unchecked Sendable {
                 found.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property, wrapper: ObjectIdentifier(fieldType)))
             }
         }
-        let storage = UnsafeMutableBufferPointer<Field>.allocate(capacity: max(found.count, 1))
-        _ = storage.initialize(from: found)
-        fields = UnsafeBufferPointer(rebasing: storage[0..<found.count])
+        fields = HeapBuffer(copying: found)
         // An isolated conformance (a main-actor class of an app target) fails the cast off its
         // actor; the plan is kept for the process, so it must not depend on who asked first.
         isAware = type is any InjectionAware.Type || IsolatedConformance.isolates(type, from: (any InjectionAware).self)
@@ -88,9 +86,9 @@ final class InjectionPlan: @unchecked Sendable {
     /// for the types a program makes over and over (plans are immortal, so a slot may hold one
     /// unretained).
     // Safe: allocated once, never freed, and only ever accessed through the atomics it holds.
-    nonisolated(unsafe) private static let recent: UnsafeMutablePointer<Atomic<Unretained<InjectionPlan>?>> = {
-        let slots = UnsafeMutablePointer<Atomic<Unretained<InjectionPlan>?>>.allocate(capacity: 256)
-        for slot in 0..<256 { (slots + slot).initialize(to: Atomic(nil)) }
+    nonisolated(unsafe) private static let recent: HeapBuffer<Atomic<Unretained<InjectionPlan>?>> = {
+        let slots = HeapBuffer<Atomic<Unretained<InjectionPlan>?>>(count: 256)
+        for slot in slots.indices { slots.initialize(slot, to: Atomic(nil)) }
         return slots
     }()
 
@@ -106,10 +104,10 @@ final class InjectionPlan: @unchecked Sendable {
         let id = ObjectIdentifier(type)
         // Metadata is at least 16-byte aligned: the bits above the lowest four pick the slot.
         let bits = UInt(bitPattern: Int(bitPattern: id)) >> 4
-        let slot = recent + Int((bits ^ (bits >> 8)) & 255)
-        if let plan = slot.pointee.load(ordering: .acquiring), plan.with({ $0.typeID == id }) { return plan }
+        let slot = Int((bits ^ (bits >> 8)) & 255)
+        if let plan = recent[slot].load(ordering: .acquiring), plan.with({ $0.typeID == id }) { return plan }
         let plan = Unretained(lookUp(type, id))
-        slot.pointee.store(plan, ordering: .releasing)
+        recent[slot].store(plan, ordering: .releasing)
         return plan
     }
 

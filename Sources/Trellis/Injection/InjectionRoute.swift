@@ -22,7 +22,7 @@ final class InjectionRoute: @unchecked Sendable {
     }
 
     let plan: InjectionPlan
-    let targets: UnsafeMutablePointer<Target>
+    let targets: HeapBuffer<Target>
     /// The key each target was found for: the wrapper's own key, or `nil` for the property's
     /// name. A route kept for children is taken only for an object whose wrappers have the same
     /// keys (`matches(_:)`). Apart from the targets, which stay trivial to read.
@@ -56,7 +56,7 @@ final class InjectionRoute: @unchecked Sendable {
     private init(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer, isShared: Bool) {
         self.plan = plan
         self.isShared = isShared
-        targets = .allocate(capacity: max(plan.fields.count, 1))
+        targets = HeapBuffer(count: plan.fields.count)
         var keys: [String?] = []
         keys.reserveCapacity(plan.fields.count)
         var last = 0
@@ -69,7 +69,7 @@ final class InjectionRoute: @unchecked Sendable {
             let header = field.header(in: base)
             let key = header.pointee.key
             let found = context.definition(answering: NameTable.lookupKey(key ?? field.property))
-            (targets + position).initialize(to: Target(index: found?.index ?? -1, levels: found?.levels ?? last))
+            targets.initialize(position, to: Target(index: found?.index ?? -1, levels: found?.levels ?? last))
             keys.append(key)
         }
         keysAreNames = keys.allSatisfy { $0 == nil }
@@ -98,9 +98,9 @@ final class InjectionRoute: @unchecked Sendable {
     /// the key the target was found for; `nil` (look it up by name) for an object of the same
     /// definition whose initialiser chose another.
     @inline(__always)
-    func target(_ position: Int, for header: UnsafeMutablePointer<InjectHeader>) -> UnsafePointer<Target>? {
+    func target(_ position: Int, for header: UnsafeMutablePointer<InjectHeader>) -> Target? {
         if keysAreNames ? header.pointee.key != nil : header.pointee.key != keys[position] { return nil }
-        return UnsafePointer(targets + position)
+        return targets[position]
     }
 
     deinit {

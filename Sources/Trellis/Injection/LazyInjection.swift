@@ -33,9 +33,9 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// first read records the dependency edge, for the graph and the disposal order.
     private let requester: Int
     /// The property, labelling that edge (plans are never freed).
-    private let field: UnsafePointer<InjectionPlan.Field>?
+    private let field: Pinned<InjectionPlan.Field>?
     /// The property's name.
-    private var property: String? { field?.pointee.property }
+    private var property: String? { field?.value.property }
     /// The object once looked up (a pointer for the same reason as `declaredFallback`).
     private var made: UnsafeMutablePointer<Value>?
     /// `made` is set: reads need no lock from then on.
@@ -49,7 +49,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
 
     /// A `.lazy` property of an injected object.
     @usableFromInline
-    init(context: ApplicationContext, key: String, fallback: Any?, field: UnsafePointer<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
+    init(context: ApplicationContext, key: String, fallback: Any?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
         self.context = context
         self.requester = requester
         self.field = field

@@ -39,22 +39,22 @@ enum PropertyNames {
     /// type noting each of its properties) is one atomic load, without a lock or a string.
     /// Two sites sharing a slot only cost the loser a trip through the lock.
     // Safe: allocated once, never freed, and only ever accessed through the atomics it holds.
-    nonisolated(unsafe) private static let noted: UnsafeMutablePointer<Atomic<UInt>> = {
-        let slots = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: 512)
-        for slot in 0..<512 { (slots + slot).initialize(to: Atomic(0)) }
+    nonisolated(unsafe) private static let noted: HeapBuffer<Atomic<UInt>> = {
+        let slots = HeapBuffer<Atomic<UInt>>(count: 512)
+        for slot in slots.indices { slots.initialize(slot, to: Atomic(0)) }
         return slots
     }()
 
     static func note(_ declaration: PropertyDeclaration) {
         var signature = UInt(bitPattern: declaration.file.utf8Start) &* 0x9E37_79B9_7F4A_7C15
         signature ^= UInt(declaration.line) &* 0xC2B2_AE3D_27D4_EB4F
-        signature ^= UInt(bitPattern: unsafeBitCast(declaration.wrapper, to: Int.self)) &* 0x1656_67B1_9E37_79F9
+        signature ^= UInt(bitPattern: Int(bitPattern: ObjectIdentifier(declaration.wrapper))) &* 0x1656_67B1_9E37_79F9
         signature |= 1
-        let slot = noted + Int((signature >> 7) & 511)
-        if slot.pointee.load(ordering: .relaxed) == signature { return }
+        let slot = Int((signature >> 7) & 511)
+        if noted[slot].load(ordering: .relaxed) == signature { return }
         let group = Group(declaration)
         state.withLock { _ = $0.lines[group, default: []].insert(declaration.line) }
-        slot.pointee.store(signature, ordering: .relaxed)
+        noted[slot].store(signature, ordering: .relaxed)
     }
 
     /// Records the declaration site of each field of an object of `plan`'s type at `base`, once

@@ -1,14 +1,12 @@
 /// Who an async lookup is for; see `Requester`. Retains what it names, since an async lookup
 /// may outlive the frame that asked.
 @usableFromInline
-struct AsyncRequester: @unchecked Sendable {
-    // Safe: every property is immutable; `label` points into an injection plan, and plans are
-    // immortal and immutable.
+struct AsyncRequester: Sendable {
     let context: ApplicationContext
     let index: Int
     let resolution: Resolution
     let depth: Int
-    let label: UnsafePointer<InjectionPlan.Field>?
+    let label: Pinned<InjectionPlan.Field>?
     /// The lookup comes from the library itself, executing `resolution` (an async injection):
     /// it extends `resolution` rather than starting a continuation.
     let extendsResolution: Bool
@@ -25,7 +23,7 @@ struct AsyncRequester: @unchecked Sendable {
     }
 
     /// A property of an object that `resolution` is injecting.
-    init(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution, label: UnsafePointer<InjectionPlan.Field>) {
+    init(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution, label: Pinned<InjectionPlan.Field>) {
         self.context = context
         self.index = index
         self.resolution = resolution

@@ -15,7 +15,7 @@ struct Requester {
     /// How many frames `resolution` had when the request was made: the closure's own frame.
     let depth: Int
     /// The injected property (its name labels the edge), or `nil` for a closure's lookup.
-    let label: UnsafePointer<InjectionPlan.Field>?
+    let label: Pinned<InjectionPlan.Field>?
 
     /// Records the dependency edge to definition `index` of `found` (`levels` up the requester's
     /// chain) and applies the rules of synchronous lookups of async definitions: during the

@@ -29,9 +29,8 @@ final class Resolution: @unchecked Sendable {
         }
     }
 
-    private(set) var frames: UnsafeMutablePointer<Frame>
+    private(set) var frames: HeapBuffer<Frame>
     private(set) var depth = 0
-    private var capacity: Int
     /// The resolution this one continues (`isNested == false`) or was started inside of.
     private(set) var parent: Resolution?
     /// How many of `parent`'s frames were pushed when this one was spawned: they are this one's
@@ -71,8 +70,7 @@ final class Resolution: @unchecked Sendable {
 
     /// A thread's reusable home resolution.
     init(home: Void) {
-        capacity = 32
-        frames = .allocate(capacity: capacity)
+        frames = HeapBuffer(count: 32)
         session = .plain
         isAsync = false
         group = PublicationGroup()
@@ -80,8 +78,7 @@ final class Resolution: @unchecked Sendable {
 
     /// A new top-level resolution (an async lookup, a start, a validation).
     init(session: Session, isAsync: Bool) {
-        capacity = 16
-        frames = .allocate(capacity: capacity)
+        frames = HeapBuffer(count: 16)
         self.session = session
         self.isAsync = isAsync
         group = PublicationGroup()
@@ -90,8 +87,7 @@ final class Resolution: @unchecked Sendable {
 
     /// A resolution started by a call made from user code while `outer` runs it.
     init(nestedIn outer: Resolution, attachDepth: Int, isAsync: Bool) {
-        capacity = 16
-        frames = .allocate(capacity: capacity)
+        frames = HeapBuffer(count: 16)
         session = .plain
         self.isAsync = isAsync
         group = PublicationGroup()
@@ -100,8 +96,7 @@ final class Resolution: @unchecked Sendable {
 
     /// More of `parent`'s work, run concurrently with it (or on another thread).
     init(continuing parent: Resolution, attachDepth: Int, isAsync: Bool) {
-        capacity = 16
-        frames = .allocate(capacity: capacity)
+        frames = HeapBuffer(count: 16)
         session = parent.session
         self.isAsync = isAsync
         group = PublicationGroup()
@@ -183,18 +178,17 @@ final class Resolution: @unchecked Sendable {
 
     @inline(__always)
     func push(_ context: ApplicationContext, _ definition: Int, injectInits: Int) {
-        if depth == capacity { grow() }
-        (frames + depth).initialize(to: Frame(context: Unretained(context), definition: definition, savedInjectInits: injectInits))
+        if depth == frames.count { grow() }
+        frames.initialize(depth, to: Frame(context: Unretained(context), definition: definition, savedInjectInits: injectInits))
         depth += 1
     }
 
     @inline(never)
     private func grow() {
-        let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity * 2)
+        let larger = HeapBuffer<Frame>(count: frames.count * 2)
         larger.moveInitialize(from: frames, count: depth)
         frames.deallocate()
         frames = larger
-        capacity *= 2
     }
 
     /// Pops the innermost frame and returns the `injectInits` saved with it.
@@ -202,7 +196,7 @@ final class Resolution: @unchecked Sendable {
     @discardableResult
     func pop() -> Int {
         depth -= 1
-        return (frames + depth).move().savedInjectInits
+        return frames.move(depth).savedInjectInits
     }
 
     /// Whether definition `index` of `context` is being made by this lookup or one it is part
