@@ -93,7 +93,7 @@ extension ApplicationContext {
             }
             resolution.release()
         }
-        await scratch.disposeWhatWasMadeAsync()
+        _ = try? await scratch.close()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }
 }

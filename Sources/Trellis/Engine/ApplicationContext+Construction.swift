@@ -24,7 +24,7 @@ extension ApplicationContext {
     /// singleton.
     func constructBox(_ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
         func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
-            try context.closure(index, as: Object.self).makeBox(isClassType: context.records[index].isClassType, context, index, resolution)
+            AnyBox.holding(try context.closure(index, as: Object.self).run(context, index, resolution), isClassType: context.records[index].isClassType)
         }
         return try constructBox(records[index].objectType, self, index, resolution)
     }
@@ -50,7 +50,7 @@ extension ApplicationContext {
     /// (lookup by type).
     func runProbe(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
         func runProbe<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
-            try context.closure(index, as: Object.self).probe(context, index, resolution)
+            try context.closure(index, as: Object.self).run(context, index, resolution)
         }
         return try runProbe(records[index].objectType, self, index, resolution)
     }
@@ -61,7 +61,7 @@ extension ApplicationContext {
     /// main-actor one.
     func constructBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
         func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-            try await context.closure(index, as: Object.self).makeBoxAsync(isClassType: context.records[index].isClassType, context, index, resolution)
+            AnyBox.holding(try await context.closure(index, as: Object.self).runAsync(context, index, resolution), isClassType: context.records[index].isClassType)
         }
         return try await constructBox(records[index].objectType, self, index, resolution)
     }
@@ -85,7 +85,7 @@ extension ApplicationContext {
     /// `runProbe` for an async lookup.
     func runProbeAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
         func runProbe<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-            try await context.closure(index, as: Object.self).probeAsync(context, index, resolution)
+            try await context.closure(index, as: Object.self).runAsync(context, index, resolution)
         }
         return try await runProbe(records[index].objectType, self, index, resolution)
     }

@@ -7,7 +7,7 @@ extension DefinitionClosure {
     /// unchanged (its path already says where it came from); anything else it throws becomes
     /// `creationFailed` with the path.
     @inline(__always)
-    private func run(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Object {
+    func run(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Object {
         // An async closure is not run here (it needs `await`): nor are its `dependsOn` names.
         if context.records[index].hasPrerequisites, !context.records[index].isAsync { try context.makePrerequisites(index, resolution) }
         do {
@@ -42,7 +42,7 @@ extension DefinitionClosure {
     /// Runs the closure for an async lookup: an async closure is awaited with `resolution` as
     /// the task's active lookup; a synchronous one runs bound to the current thread; a
     /// main-actor one hops to the main actor.
-    private func runAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Object {
+    func runAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Object {
         // An async closure's `dependsOn` names are looked up as its own lookups would be, with
         // `await`; a synchronous or main-actor closure's synchronously, in `run` and on the
         // main actor.
@@ -111,11 +111,6 @@ extension DefinitionClosure {
         }
     }
 
-    /// Makes an object (not injected yet) and boxes it for caching as a singleton.
-    func makeBox(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
-        AnyBox.holding(try run(context, index, resolution), isClassType: isClassType)
-    }
-
     /// Makes and injects an object, returned as `Any` (lookups whose type is not `Object`).
     func makeAny(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
         let object = ValueSlot.allocate(for: Object.self)
@@ -130,19 +125,7 @@ extension DefinitionClosure {
         return object.move(as: Object.self)
     }
 
-    /// Runs the closure only, to learn the dynamic type of what it makes (lookup by type): the
-    /// object is not injected, so its `didInject` never runs for a probe that is thrown away.
-    func probe(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
-        try run(context, index, resolution)
-    }
-
     // MARK: Asynchronous
-
-    /// `makeBox` for an async lookup: awaits an async closure, hops to the main actor for a
-    /// main-actor one.
-    func makeBoxAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-        AnyBox.holding(try await runAsync(context, index, resolution), isClassType: isClassType)
-    }
 
     /// `makeAny` for an async lookup: properties are filled by async lookups.
     func makeAnyAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
@@ -156,11 +139,6 @@ extension DefinitionClosure {
             throw error
         }
         return object.move(as: Object.self)
-    }
-
-    /// `probe` for an async lookup.
-    func probeAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-        try await runAsync(context, index, resolution)
     }
 }
 

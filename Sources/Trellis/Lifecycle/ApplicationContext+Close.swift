@@ -71,10 +71,4 @@ extension ApplicationContext {
     func disposeWhatWasMade() {
         ContextClosing(self).disposeWhatWasMade()
     }
-
-    /// `disposeWhatWasMade` for an async start or validation: every disposal is awaited.
-    nonisolated(nonsending)
-    func disposeWhatWasMadeAsync() async {
-        _ = try? await close()
-    }
 }

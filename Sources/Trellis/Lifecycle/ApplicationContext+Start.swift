@@ -69,7 +69,9 @@ extension ApplicationContext {
                 }
             }
             if let failure = Self.earliestFailure(failures) {
-                await disposeWhatWasMadeAsync()
+                // What was made is disposed, every disposal awaited; the start's failure is
+                // what the caller gets, not a disposal's.
+                _ = try? await close()
                 throw failure
             }
         }
@@ -78,7 +80,7 @@ extension ApplicationContext {
             case let .success(entry):
                 if let entry { entries.append(entry) }
             case let .failure(error):
-                await disposeWhatWasMadeAsync()
+                _ = try? await close()
                 throw error
             }
         }
