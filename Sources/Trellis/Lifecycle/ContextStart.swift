@@ -1,0 +1,126 @@
+/// How a context starts: its `dependsOn` names checked, then its eager singletons made (in
+/// declaration order, or the async ones concurrently first), each timed for the start-up report;
+/// on a failure, what was made is disposed. The context's initialisers are its entry points.
+struct ContextStart {
+    let context: ApplicationContext
+
+    init(_ context: ApplicationContext) { self.context = context }
+
+    /// Makes the eager singletons in declaration order, timing each for `startupReport`; on a
+    /// failure, disposes what it made and rethrows.
+    func run() throws(ContextError) {
+        try context.checkPrerequisites()
+        let eager = context.configuration.eagerDefinitions
+        guard !eager.isEmpty else { return }
+        // Decided before anything is made: a synchronous start never leaves async work behind.
+        if let index = eager.first(where: { context.records[$0].isAsync }) {
+            let key = context.table.keys[index]
+            throw .requiresAwait(key: key, path: [key])
+        }
+        StartupWarmUp.once()
+        let timeline = StartupTimeline()
+        let collector = StartupCollector(timeline: timeline)
+        var entries: [StartupReport.Entry] = []
+        entries.reserveCapacity(eager.count)
+        do {
+            try Resolution.run(from: nil, session: Session(startup: collector)) { resolution, thread throws(ContextError) in
+                for index in eager where !context.isMade(index) {
+                    let start = timeline.now
+                    collector.begin(context.table.keys[index], of: context)
+                    _ = try context.singletonBox(index, resolution, thread)
+                    entries.append(StartupReport.Entry(key: context.table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
+                }
+            }
+        } catch {
+            context.disposeWhatWasMade()
+            throw error
+        }
+        context.journal.appendStartup(entries, timeline: timeline)
+    }
+
+    /// The async start: the async eager singletons concurrently, each in a child task (its
+    /// lookups wait by suspending), then the synchronous ones in declaration order. A failure
+    /// cancels the others; what was made is disposed and released, and the failure of the
+    /// earliest-declared eager singleton that failed (not because it was cancelled) is thrown.
+    nonisolated(nonsending)
+    func runConcurrently() async throws(ContextError) {
+        try context.checkPrerequisites()
+        let eager = context.configuration.eagerDefinitions
+        guard !eager.isEmpty else { return }
+        StartupWarmUp.once()
+        let timeline = StartupTimeline()
+        let outer = Resolution.asyncActive
+        var entries: [StartupReport.Entry] = []
+        // During the concurrent phase, a synchronous closure never gets an async definition
+        // (made or not), so whether the start succeeds never depends on timing.
+        let concurrent = eager.filter { context.records[$0].isAsync }
+        if !concurrent.isEmpty {
+            let outcomes = await withTaskGroup(of: (Int, Result<StartupReport.Entry?, ContextError>).self) { group in
+                for (position, index) in concurrent.enumerated() {
+                    group.addTask {
+                        (position, await self.startEager(index, timeline: timeline, outer: outer, restricted: true))
+                    }
+                }
+                var outcomes: [(Int, Result<StartupReport.Entry?, ContextError>)] = []
+                for await outcome in group {
+                    if case .failure = outcome.1 { group.cancelAll() }
+                    outcomes.append(outcome)
+                }
+                return outcomes
+            }
+            var failures: [(Int, ContextError)] = []
+            for (position, result) in outcomes {
+                switch result {
+                case let .success(entry): if let entry { entries.append(entry) }
+                case let .failure(error): failures.append((position, error))
+                }
+            }
+            if let failure = Self.earliestFailure(failures) {
+                // What was made is disposed, every disposal awaited; the start's failure is
+                // what the caller gets, not a disposal's.
+                _ = try? await context.close()
+                throw failure
+            }
+        }
+        for index in eager where !context.records[index].isAsync && !context.isMade(index) {
+            switch await startEager(index, timeline: timeline, outer: outer, restricted: false) {
+            case let .success(entry):
+                if let entry { entries.append(entry) }
+            case let .failure(error):
+                _ = try? await context.close()
+                throw error
+            }
+        }
+        // Listed in the order their making finished (tasks are collected in whatever order the
+        // group hands them back).
+        entries.sort { $0.end < $1.end }
+        context.journal.appendStartup(entries, timeline: timeline)
+    }
+
+    /// Makes eager singleton `index` in a resolution of its own (nested in the closure that
+    /// started this context, if any).
+    /// `nil` entry: another eager singleton made it first (it is listed in that one's `pulledIn`).
+    nonisolated(nonsending)
+    private func startEager(_ index: Int, timeline: StartupTimeline, outer: ActiveFrame?, restricted: Bool) async -> Result<StartupReport.Entry?, ContextError> {
+        let collector = StartupCollector(timeline: timeline)
+        let session = Session(startup: collector, restrictsAsyncOf: restricted ? context : nil)
+        let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
+        defer { resolution.release() }
+        let start = timeline.now
+        collector.begin(context.table.keys[index], of: context)
+        do throws(ContextError) {
+            _ = try await context.singletonBoxAsync(index, resolution)
+            guard collector.madeEager else { return .success(nil) }
+            return .success(StartupReport.Entry(key: context.table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The failure of the earliest-declared eager singleton, not counting failures caused by
+    /// the cancellation that followed the first one (unless every failure is one).
+    static func earliestFailure(_ failures: [(Int, ContextError)]) -> ContextError? {
+        let genuine = failures.filter { !$0.1.isCancellation }
+        return (genuine.isEmpty ? failures : genuine).min { $0.0 < $1.0 }?.1
+    }
+}
