@@ -16,7 +16,7 @@ extension ApplicationContext {
         if plan.isEmpty { return }
         try Resolution.run(from: nil) { resolution, _ throws(ContextError) in
             try withExtendedLifetime(object) { () throws(ContextError) in
-                try apply(plan, nil, at: Unretained(object).opaque, object: object, requester: -1, resolution)
+                try apply(plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution)
             }
         }
     }
@@ -27,7 +27,7 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
         try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) in
-            try await applyAsync(plan, nil, at: Unretained(object).opaque, object: object, requester: -1, resolution)
+            try await applyAsync(plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution)
         }
         withExtendedLifetime(object) {}
     }
@@ -71,7 +71,7 @@ extension ApplicationContext {
 
     /// Where an object's `@Inject` fields lie: the object itself for a class, `made` for a struct
     /// declared as its own type. `nil`: nothing to inject.
-    private func injectionTarget<T>(_ plan: InjectionPlan, _ made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (base: UnsafeMutableRawPointer, object: AnyObject?)? {
+    private func injectionTarget<T>(_ plan: InjectionPlan, _ made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (fields: ObjectFields, object: AnyObject?)? {
         if plan.isEmpty { return nil }
         if plan.reportsNoFields {
             // No fields visible: either the type has none, or reflection metadata is stripped.
@@ -82,9 +82,9 @@ extension ApplicationContext {
         if plan.isClass {
             // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
             let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
-            return (Unretained(object).opaque, object)
+            return (ObjectFields(of: object), object)
         }
-        if ObjectIdentifier(T.self) == plan.typeID { return (made.rawValue, nil) }
+        if ObjectIdentifier(T.self) == plan.typeID { return (ObjectFields(in: made), nil) }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
         // it cannot be had without knowing its type. Say so rather than skip it.
         throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
@@ -97,17 +97,17 @@ extension ApplicationContext {
         if let route = route(index, for: typeID) { return (route.plan, route) }
         let plan = InjectionPlan.of(Self.dynamicType(of: made, as: T.self, isClass: isClass))
         guard records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
-        let base: UnsafeMutableRawPointer
+        let fields: ObjectFields
         if plan.isClass {
             let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
-            base = Unretained(object).opaque
+            fields = ObjectFields(of: object)
             _fixLifetime(object)
         } else if ObjectIdentifier(T.self) == plan.typeID {
-            base = made.rawValue
+            fields = ObjectFields(in: made)
         } else {
             return (plan, nil)
         }
-        let made = InjectionRoute.make(plan, for: self, object: base)
+        let made = InjectionRoute.make(plan, for: self, object: fields)
         if records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
             return (plan, made.object)
         }
@@ -122,7 +122,7 @@ extension ApplicationContext {
         let wrappersMade = resolution.boundThread?.with { $0.injectInits } ?? 0
         guard let target = try injectionTarget(plan, made, as: T.self, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
         try withExtendedLifetime(target.object) { () throws(ContextError) in
-            try apply(plan, route, at: target.base, object: target.object, requester: index, resolution)
+            try apply(plan, route, in: target.fields, object: target.object, requester: index, resolution)
         }
     }
 
@@ -132,26 +132,24 @@ extension ApplicationContext {
     func injectMadeAsync<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
         let (plan, route) = planAndRoute(for: made, as: T.self, isClass: isClass, index)
         guard let target = try injectionTarget(plan, made, as: T.self, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
-        try await applyAsync(plan, route, at: target.base, object: target.object, requester: index, resolution)
+        try await applyAsync(plan, route, in: target.fields, object: target.object, requester: index, resolution)
         withExtendedLifetime(target.object) {}
     }
 
-    /// Fills the pending `@Inject` fields of the object at `base`, then calls `didInject`.
-    private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
+    /// Fills the pending `@Inject` fields of an object (its `fields`), then calls `didInject`.
+    private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
         for position in plan.fields.indices {
             let field = plan.fields.pinned(at: position)
-            let header = field.value.header(in: base)
-            guard header.pointee.isPending else { continue }
-            var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: false)
+            let header = field.value.headerOffset
+            guard fields[headerAt: header].isPending else { continue }
+            let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: false)
             do throws(ContextError) {
-                _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
-                    try header.pointee.fill(base + field.value.offset, request, nil)
-                }
+                _ = try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
             } catch {
                 try collectOrThrow(error, plan, resolution)
             }
         }
-        PropertyNames.learn(from: plan, at: base)
+        PropertyNames.learn(from: plan, in: fields)
         guard plan.isAware, let object else { return }
         if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
             aware.didInject(from: self)
@@ -171,34 +169,32 @@ extension ApplicationContext {
 
     /// `apply` for an async injection: a property whose object must be made by an async lookup
     /// is looked up with `await` and then stored.
-    private func applyAsync(_ plan: InjectionPlan, _ route: InjectionRoute?, at base: UnsafeMutableRawPointer, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
+    private func applyAsync(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
         if index >= 0, !records[index].isAsync, resolution.session.problems != nil {
-            reportSynchronousInjections(plan, at: base, of: index, resolution)
+            reportSynchronousInjections(plan, in: fields, of: index, resolution)
         }
         for position in plan.fields.indices {
             let field = plan.fields.pinned(at: position)
-            let header = field.value.header(in: base)
-            guard header.pointee.isPending else { continue }
-            var request = request(plan, field, route?.target(position, for: header), index, resolution, isAsync: true)
+            let header = field.value.headerOffset
+            guard fields[headerAt: header].isPending else { continue }
+            let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: true)
             do throws(ContextError) {
-                let filled = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
-                    try header.pointee.fill(base + field.value.offset, request, nil)
-                }
+                let filled = try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
                 if !filled {
-                    let key = header.pointee.key ?? field.value.property
+                    let key = fields[headerAt: header].key ?? field.value.property
                     let requester = AsyncRequester(self, index, resolution, label: field)
-                    var value = try await _objectAsync(named: key, as: Any.self, from: requester)
-                    _ = try withUnsafePointer(to: &request) { request throws(ContextError) -> Bool in
-                        try withUnsafePointer(to: &value) { value throws(ContextError) -> Bool in
-                            try header.pointee.fill(base + field.value.offset, request, value)
-                        }
+                    let value = try await _objectAsync(named: key, as: Any.self, from: requester)
+                    _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
+                        provided.initialize(to: value)
+                        defer { provided.deinitialize(as: Any.self) }
+                        return try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, provided)
                     }
                 }
             } catch {
                 try collectOrThrow(error, plan, resolution)
             }
         }
-        PropertyNames.learn(from: plan, at: base)
+        PropertyNames.learn(from: plan, in: fields)
         guard plan.isAware, let object else { return }
         if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
             aware.didInject(from: self)
@@ -221,11 +217,11 @@ extension ApplicationContext {
     /// when a synchronous lookup makes it, so each of its properties naming an async definition
     /// that timing could leave unmade is a `requiresAwait` waiting to happen, even though this
     /// (async) validation can make it.
-    private func reportSynchronousInjections(_ plan: InjectionPlan, at base: UnsafeMutableRawPointer, of index: Int, _ resolution: Resolution) {
+    private func reportSynchronousInjections(_ plan: InjectionPlan, in fields: ObjectFields, of index: Int, _ resolution: Resolution) {
         for field in plan.fields {
-            let header = field.header(in: base)
-            guard header.pointee.isPending, !header.pointee.isLazy else { continue }
-            guard let found = definition(answering: NameTable.lookupKey(header.pointee.key ?? field.property)),
+            let header = field.headerOffset
+            guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy else { continue }
+            guard let found = definition(answering: NameTable.lookupKey(fields[headerAt: header].key ?? field.property)),
                   found.context.records[found.index].isAsync else { continue }
             let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
             guard !safe else { continue }

@@ -160,33 +160,32 @@ public struct Inject<Value> {
         return "@Inject property declared at \(header.file):\(header.line) could not be read: \(error) Use `try $property.get()` to handle the error instead of stopping."
     }
 
-    /// Fills the wrapper at `address` for `request`: the per-property work of injection.
+    /// Fills the wrapper in `field` for `request`: the per-property work of injection.
     ///
-    /// With `provided` (the result of an async lookup), stores it. Otherwise a field whose route
+    /// With `provided` (a slot holding the `Any` an async lookup returned), stores it. Otherwise a field whose route
     /// leads to a made singleton is copied straight from it, and one whose route leads to a
     /// synchronous definition to make has it made without a lookup; anything else is looked up by name,
     /// synchronously, except that an async injection (`request.isAsync`) takes only a made
     /// singleton that way and returns `false` when the object must be made by an async lookup.
     /// A property that already holds a value is left alone; one whose lookup throws stays pending.
     @inlinable
-    static func fill(_ address: UnsafeMutableRawPointer, _ request: UnsafePointer<InjectRequest>, _ provided: UnsafePointer<Any>?) throws(ContextError) -> Bool {
-        let field = address.assumingMemoryBound(to: Self.self)
-        switch field.pointee.storage {
+    static func fill(_ field: ValueSlot, _ request: InjectRequest, _ provided: ValueSlot?) throws(ContextError) -> Bool {
+        switch field[as: Self.self].storage {
         case .pending:
             break
         case let .lazy(lazy) where lazy.isFromCurrent:
             break
         default:
-            field.pointee.header.isPending = false
+            field[as: Self.self].header.isPending = false
             return true
         }
-        if provided == nil && !field.pointee.header.isLazy {
-            switch request.pointee.routed(ObjectIdentifier(Value.self)) {
+        if provided == nil && !field[as: Self.self].header.isLazy {
+            switch request.routed(ObjectIdentifier(Value.self)) {
             case let .made(made):
-                field.pointee.store(made.value(as: Value.self))
+                field[as: Self.self].store(made.value(as: Value.self))
                 return true
             case .toMake:
-                field.pointee.store(try ValueSlot.making(Value.self) { result throws(ContextError) in try request.pointee.makeTarget(into: result) })
+                field[as: Self.self].store(try ValueSlot.making(Value.self) { result throws(ContextError) in try request.makeTarget(into: result) })
                 return true
             case .missing:
                 return try fillMissing(field, request)
@@ -205,24 +204,24 @@ public struct Inject<Value> {
 
     /// `fill` by the property's key: the rules of a lookup, applied in full.
     @inlinable
-    static func fillByName(_ field: UnsafeMutablePointer<Self>, _ request: UnsafePointer<InjectRequest>, _ provided: UnsafePointer<Any>?) throws(ContextError) -> Bool {
-        let key = field.pointee.header.key ?? request.pointee.property
+    static func fillByName(_ field: ValueSlot, _ request: InjectRequest, _ provided: ValueSlot?) throws(ContextError) -> Bool {
+        let key = field[as: Self.self].header.key ?? request.property
         if let provided {
-            guard let value = provided.pointee as? Value else { throw request.pointee.typeMismatch(key, expected: Value.self, actual: provided.pointee) }
-            field.pointee.store(value)
+            guard let value = provided[as: Any.self] as? Value else { throw request.typeMismatch(key, expected: Value.self, actual: provided[as: Any.self]) }
+            field[as: Self.self].store(value)
             return true
         }
-        let context = request.pointee.context.object
-        if field.pointee.header.isLazy {
-            guard request.pointee.answers(key) else { return try fillMissing(field, request) }
-            field.pointee.storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), field: request.pointee.field, requester: request.pointee.requesterIndex, file: field.pointee.header.file, line: field.pointee.header.line))
-            field.pointee.header.isPending = false
+        let context = request.context.object
+        if field[as: Self.self].header.isLazy {
+            guard request.answers(key) else { return try fillMissing(field, request) }
+            field[as: Self.self].storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), field: request.field, requester: request.requesterIndex, file: field[as: Self.self].header.file, line: field[as: Self.self].header.line))
+            field[as: Self.self].header.isPending = false
             return true
         }
-        if request.pointee.isAsync {
-            switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.pointee.requester) {
+        if request.isAsync {
+            switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.requester) {
             case let .made(made):
-                field.pointee.store(made.value(as: Value.self))
+                field[as: Self.self].store(made.value(as: Value.self))
                 return true
             case .notFound:
                 return try fillMissing(field, request)
@@ -231,11 +230,11 @@ public struct Inject<Value> {
             }
         }
         let found = try ValueSlot.withTemporary(for: Value.self) { result throws(ContextError) -> Bool in
-            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: result, from: request.pointee.requester) {
-            case let .made(made): field.pointee.store(made.value(as: Value.self))
-            case .madeInto: field.pointee.store(result.move(as: Value.self))
+            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: result, from: request.requester) {
+            case let .made(made): field[as: Self.self].store(made.value(as: Value.self))
+            case .madeInto: field[as: Self.self].store(result.move(as: Value.self))
             case .notFound: return false
-            case .convertible, .needsConversion: field.pointee.store(try context._object(named: key, as: Value.self, from: request.pointee.requester))
+            case .convertible, .needsConversion: field[as: Self.self].store(try context._object(named: key, as: Value.self, from: request.requester))
             }
             return true
         }
@@ -245,8 +244,8 @@ public struct Inject<Value> {
 
     /// The default declared for a field not injected yet, if any, for a `LazyInjection`.
     @inlinable
-    static func declaredFallback(of field: UnsafeMutablePointer<Self>) -> Any? {
-        switch field.pointee.storage {
+    static func declaredFallback(of field: ValueSlot) -> Any? {
+        switch field[as: Self.self].storage {
         case let .pending(fallback): fallback.map { $0 as Any }
         case let .lazy(lazy): lazy.declaredFallback
         case .value: nil
@@ -255,8 +254,8 @@ public struct Inject<Value> {
 
     /// The declared default of a field not injected yet (or `nil` of an optional).
     @inlinable
-    static func fallback(of field: UnsafeMutablePointer<Self>) -> Value? {
-        switch field.pointee.storage {
+    static func fallback(of field: ValueSlot) -> Value? {
+        switch field[as: Self.self].storage {
         case let .pending(fallback): fallback ?? OptionalNone.value(of: Value.self)
         case let .lazy(lazy): lazy.fallback
         case .value: nil
@@ -266,16 +265,16 @@ public struct Inject<Value> {
     /// No object answers to the key: keep the default, read `nil`, or fail (leaving the property
     /// pending, so a later `inject(into:)` can still fill it).
     @inlinable
-    static func fillMissing(_ field: UnsafeMutablePointer<Self>, _ request: UnsafePointer<InjectRequest>) throws(ContextError) -> Bool {
-        if case .pending(.some) = field.pointee.storage {
-            field.pointee.header.isPending = false
+    static func fillMissing(_ field: ValueSlot, _ request: InjectRequest) throws(ContextError) -> Bool {
+        if case .pending(.some) = field[as: Self.self].storage {
+            field[as: Self.self].header.isPending = false
             return true
         }
         guard let value = fallback(of: field) else {
-            let key = field.pointee.header.key ?? request.pointee.property
-            throw .unresolvedInjection(type: request.pointee.ownerName, property: request.pointee.property, key: key)
+            let key = field[as: Self.self].header.key ?? request.property
+            throw .unresolvedInjection(type: request.ownerName, property: request.property, key: key)
         }
-        field.pointee.store(value)
+        field[as: Self.self].store(value)
         return true
     }
 }

@@ -9,10 +9,10 @@ struct InjectHeader: Sendable {
     @usableFromInline let file: StaticString
     @usableFromInline let line: UInt
     /// `Inject<Value>.fill`, for this wrapper's `Value`.
-    @usableFromInline let fill: @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, UnsafePointer<Any>?) throws(ContextError) -> Bool
+    @usableFromInline let fill: @Sendable (ValueSlot, InjectRequest, ValueSlot?) throws(ContextError) -> Bool
 
     @inlinable
-    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (UnsafeMutableRawPointer, UnsafePointer<InjectRequest>, UnsafePointer<Any>?) throws(ContextError) -> Bool) {
+    init(key: String?, isLazy: Bool, file: StaticString, line: UInt, fill: @escaping @Sendable (ValueSlot, InjectRequest, ValueSlot?) throws(ContextError) -> Bool) {
         self.key = key
         self.isLazy = isLazy
         self.isPending = true

@@ -16,13 +16,6 @@ final class InjectionPlan: @unchecked Sendable {
         let property: String
         /// The field's type, `Inject<Value>`.
         let wrapper: ObjectIdentifier
-
-        /// The header of this field's wrapper in the object whose fields start at `base` (a class
-        /// instance, or a struct's own storage), which must be of the plan's type.
-        @inline(__always)
-        func header(in base: UnsafeMutableRawPointer) -> UnsafeMutablePointer<InjectHeader> {
-            (base + headerOffset).assumingMemoryBound(to: InjectHeader.self)
-        }
     }
 
     let typeID: ObjectIdentifier

@@ -35,25 +35,25 @@ final class InjectionRoute: @unchecked Sendable {
     /// The route of `plan`'s type for `context`, retained for the caller: the type's shared
     /// route when it has no fields, the one `context`'s parent keeps for its children with
     /// `context`'s names, or a new one.
-    static func make(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer) -> Unretained<InjectionRoute> {
+    static func make(_ plan: InjectionPlan, for context: ApplicationContext, object fields: ObjectFields) -> Unretained<InjectionRoute> {
         guard plan.fields.isEmpty else {
-            guard let parent = context.parentRef else { return .retained(InjectionRoute(plan, for: context, object: base, isShared: false)) }
+            guard let parent = context.parentRef else { return .retained(InjectionRoute(plan, for: context, object: fields, isShared: false)) }
             let kept = parent.with { parent in
-                parent.childRoutes.route(for: plan, names: context.table) { InjectionRoute(plan, for: context, object: base, isShared: false) }
+                parent.childRoutes.route(for: plan, names: context.table) { InjectionRoute(plan, for: context, object: fields, isShared: false) }
             }
-            if kept.with({ $0.matches(base) }) { return kept }
+            if kept.with({ $0.matches(fields) }) { return kept }
             kept.release()
-            return .retained(InjectionRoute(plan, for: context, object: base, isShared: false))
+            return .retained(InjectionRoute(plan, for: context, object: fields, isShared: false))
         }
         if let shared = plan.sharedRoute.load(ordering: .acquiring) { return shared }
-        let made = Unretained.retained(InjectionRoute(plan, for: context, object: base, isShared: true))
+        let made = Unretained.retained(InjectionRoute(plan, for: context, object: fields, isShared: true))
         let (exchanged, original) = plan.sharedRoute.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
         if exchanged { return made }
         made.release()
         return original!
     }
 
-    private init(_ plan: InjectionPlan, for context: ApplicationContext, object base: UnsafeMutableRawPointer, isShared: Bool) {
+    private init(_ plan: InjectionPlan, for context: ApplicationContext, object fields: ObjectFields, isShared: Bool) {
         self.plan = plan
         self.isShared = isShared
         targets = HeapBuffer(count: plan.fields.count)
@@ -66,8 +66,7 @@ final class InjectionRoute: @unchecked Sendable {
             up = parent.with { $0.parentRef }
         }
         for (position, field) in plan.fields.enumerated() {
-            let header = field.header(in: base)
-            let key = header.pointee.key
+            let key = fields[headerAt: field.headerOffset].key
             let found = context.definition(answering: NameTable.lookupKey(key ?? field.property))
             targets.initialize(position, to: Target(index: found?.index ?? -1, levels: found?.levels ?? last))
             keys.append(key)
@@ -76,30 +75,30 @@ final class InjectionRoute: @unchecked Sendable {
         self.keys = keys
     }
 
-    /// Whether the wrappers of the object at `base` have the keys this route was found for:
+    /// Whether the wrappers of an object (its `fields`) have the keys this route was found for:
     /// keys are values, set by each object's initialiser, so a child's object could name others.
-    func matches(_ base: UnsafeMutableRawPointer) -> Bool {
-        let fields = plan.fields
+    func matches(_ fields: ObjectFields) -> Bool {
+        let plan = plan.fields
         if keysAreNames {
             // The common case, without copying or comparing a string: no wrapper names a key.
-            for position in fields.indices where fields[position].header(in: base).pointee.key != nil {
+            for position in plan.indices where fields[headerAt: plan[position].headerOffset].key != nil {
                 return false
             }
             return true
         }
-        for position in fields.indices {
-            let header = fields[position].header(in: base)
-            guard header.pointee.key == keys[position] else { return false }
+        for position in plan.indices {
+            guard fields[headerAt: plan[position].headerOffset].key == keys[position] else { return false }
         }
         return true
     }
 
-    /// The target of field `position` for a wrapper whose header is `header`, if the wrapper has
+    /// The target of field `position` of an object (its `fields`), if the field's wrapper has
     /// the key the target was found for; `nil` (look it up by name) for an object of the same
     /// definition whose initialiser chose another.
     @inline(__always)
-    func target(_ position: Int, for header: UnsafeMutablePointer<InjectHeader>) -> Target? {
-        if keysAreNames ? header.pointee.key != nil : header.pointee.key != keys[position] { return nil }
+    func target(_ position: Int, in fields: ObjectFields) -> Target? {
+        let header = plan.fields[position].headerOffset
+        if keysAreNames ? fields[headerAt: header].key != nil : fields[headerAt: header].key != keys[position] { return nil }
         return targets[position]
     }
 

@@ -36,8 +36,9 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     private let field: Pinned<InjectionPlan.Field>?
     /// The property's name.
     private var property: String? { field?.value.property }
-    /// The object once looked up (a pointer for the same reason as `declaredFallback`).
-    private var made: UnsafeMutablePointer<Value>?
+    /// The object once looked up, a `Value` on the heap (in a slot rather than a `Value?` field,
+    /// for the same reason as `declaredFallback`).
+    private var made: ValueSlot?
     /// `made` is set: reads need no lock from then on.
     private let isMade = Atomic<Bool>(false)
 
@@ -79,7 +80,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
 
     deinit {
         if let made {
-            made.deinitialize(count: 1)
+            made.deinitialize(as: Value.self)
             made.deallocate()
         }
     }
@@ -92,7 +93,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// The object, looked up on first read and kept; made once when several threads read first
     /// at the same moment. No lock is held while it is looked up.
     func value(naming: PropertyNaming?) throws(ContextError) -> Value {
-        if isMade.load(ordering: .acquiring) { return made!.pointee }
+        if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
         return try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Value in
             if let made = try WaitTarget.lazyProperty(self).acquireBlocking(resolution, { claim(resolution) }) { return made }
             return try finish(resolution, Result { () throws(ContextError) -> Value in try lookUp(naming) })
@@ -102,7 +103,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// `value(naming:)` for an async read: waits by suspending, and the lookup may make async
     /// definitions.
     func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
-        if isMade.load(ordering: .acquiring) { return made!.pointee }
+        if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
         let resolution = Resolution(session: .plain, isAsync: true)
         if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution) }) { return made }
         let result: Result<Value, ContextError>
@@ -112,7 +113,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
 
     /// The first read's step of the creation state machine. Called with the lock held.
     private func claim(_ resolution: Resolution) -> SlotClaim<Value> {
-        if let made { return .made(made.pointee) }
+        if let made { return .made(made.value(as: Value.self)) }
         guard case .making = phase else {
             phase = .making(owner: resolution, depth: resolution.depth)
             return .claimed
@@ -127,7 +128,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         var woken: [UnsafeContinuation<Void, Never>] = []
         Coordinator.lock.withLock {
             if case let .success(value) = result, made == nil {
-                let stored = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+                let stored = ValueSlot.allocate(for: Value.self)
                 stored.initialize(to: value)
                 made = stored
                 isMade.store(true, ordering: .releasing)

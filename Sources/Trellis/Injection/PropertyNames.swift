@@ -57,21 +57,20 @@ enum PropertyNames {
         noted[slot].store(signature, ordering: .relaxed)
     }
 
-    /// Records the declaration site of each field of an object of `plan`'s type at `base`, once
-    /// per type.
+    /// Records the declaration site of each field of an object of `plan`'s type (its `fields`),
+    /// once per type.
     @inline(__always)
-    static func learn(from plan: InjectionPlan, at base: UnsafeMutableRawPointer) {
+    static func learn(from plan: InjectionPlan, in fields: ObjectFields) {
         guard !plan.fields.isEmpty, !plan.namesLearned.load(ordering: .relaxed) else { return }
-        learnOnce(from: plan, at: base)
+        learnOnce(from: plan, in: fields)
     }
 
     @inline(never)
-    private static func learnOnce(from plan: InjectionPlan, at base: UnsafeMutableRawPointer) {
+    private static func learnOnce(from plan: InjectionPlan, in fields: ObjectFields) {
         guard state.withLock({ !$0.learned.contains(plan.typeID) }) else { return plan.namesLearned.store(true, ordering: .relaxed) }
         var found: [(String, String)] = []
         for field in plan.fields {
-            let header = field.header(in: base)
-            found.append(("\(header.pointee.file):\(header.pointee.line)", field.property))
+            found.append(("\(fields[headerAt: field.headerOffset].file):\(fields[headerAt: field.headerOffset].line)", field.property))
         }
         state.withLock { state in
             state.learned.insert(plan.typeID)
