@@ -267,13 +267,13 @@ extension ApplicationContext {
     }
 
     private func finishClosing() {
-        let woken = Coordinator.lock.withLock { () -> [UnsafeContinuation<Void, Never>] in
+        let woken = Coordinator.lock.withLock { () -> [Resumption<Void>] in
             enter(.closed)
             Coordinator.lock.broadcast()
             defer { closeWaiters = [] }
             return closeWaiters.compactMap { $0.wake() }
         }
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
     }
 
     /// Disposes what a context that will not be used made (as `close()` would) and closes it,
