@@ -1,17 +1,19 @@
 /// `Optional`, seen without its wrapped type: what an `@Inject` property of optional type needs
 /// to read `nil` when nothing answers to its key.
+@usableFromInline
 protocol OptionalProtocol {
     static var none: Self { get }
     static var wrappedType: Any.Type { get }
 }
 
 extension OptionalProtocol {
-    /// `none`, as `Value`, which must be this type.
-    static func none<Value>(as type: Value.Type) -> Value {
-        unsafeBitCast(Self.none, to: Value.self)
+    /// Writes `none` into `slot`, an empty slot of this type.
+    @usableFromInline
+    static func initializeNone(in slot: ValueSlot) {
+        slot.initialize(to: Self.none)
     }
 }
 
 extension Optional: OptionalProtocol {
-    static var wrappedType: Any.Type { Wrapped.self }
+    @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
 }
