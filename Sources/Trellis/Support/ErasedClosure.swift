@@ -12,6 +12,8 @@ struct ErasedClosure: Sendable {
     @usableFromInline
     enum Erased {}
 
+    /// The bits of the closure, as a `DefinitionClosure` whose object type is never made: only
+    /// read by `restored(as:)`.
     @usableFromInline let closure: DefinitionClosure<Erased>
 
     /// Erases `closure`'s object type.

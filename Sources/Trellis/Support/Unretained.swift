@@ -20,6 +20,7 @@ struct Unretained<Object: AnyObject> {
     // the holder's guarantee that the object is alive.
     @usableFromInline let rawValue: Unmanaged<Object>
 
+    /// The reference `rawValue` holds (for the atomics' conformances, which store it).
     @inlinable @inline(__always)
     init(rawValue: Unmanaged<Object>) { self.rawValue = rawValue }
 

@@ -13,8 +13,11 @@ import Synchronization
 struct ValueSlot {
     // The address of the value's memory: valid for as long as whoever provides the slot says
     // (a temporary for the call, a box for its lifetime, an allocation until `deallocate()`).
+    // Read outside the unsafe files only to hand it to the public `_wrap`, which takes raw
+    // addresses (`OptionalOfDeclaredType`).
     @usableFromInline let rawValue: UnsafeMutableRawPointer
 
+    /// The slot at `rawValue`, memory for a value whose type the caller knows.
     @inlinable @inline(__always)
     init(rawValue: UnsafeMutableRawPointer) { self.rawValue = rawValue }
 
