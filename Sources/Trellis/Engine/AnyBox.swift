@@ -31,7 +31,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         let box = AnyBox.make(minimumCapacity: lines + 63) { buffer in
             Header(objectType: Object.self, slot: buffer.cacheLineSlot(), isReference: isReference, isClassType: isClassType)
         }
-        box.fields.slot.initialize(to: value)
+        box.fields.slot.initialize(as: Object.self, to: value)
         return box
     }
 
@@ -79,7 +79,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     /// Copies the value into `result`, an empty slot of the box's type.
     func copy(into result: ValueSlot) {
         func copy<Object>(_: Object.Type, from slot: ValueSlot, into result: ValueSlot) {
-            result.initialize(to: slot.value(as: Object.self))
+            result.initialize(as: Object.self, to: slot.value(as: Object.self))
         }
         let header = fields
         copy(header.objectType, from: header.slot, into: result)

@@ -129,7 +129,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         Coordinator.lock.withLock {
             if case let .success(value) = result, made == nil {
                 let stored = ValueSlot.allocate(for: Value.self)
-                stored.initialize(to: value)
+                stored.initialize(as: Value.self, to: value)
                 made = stored
                 isMade.store(true, ordering: .releasing)
             }

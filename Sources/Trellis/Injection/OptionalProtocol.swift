@@ -10,7 +10,7 @@ extension OptionalProtocol {
     /// Writes `none` into `slot`, an empty slot of this type.
     @usableFromInline
     static func initializeNone(in slot: ValueSlot) {
-        slot.initialize(to: Self.none)
+        slot.initialize(as: Self.self, to: Self.none)
     }
 }
 

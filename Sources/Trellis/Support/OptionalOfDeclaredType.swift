@@ -14,7 +14,7 @@ extension Optional: _OptionalOfDeclaredType {
     @inlinable
     public static func _wrap(_ value: UnsafeRawPointer, declared: ObjectIdentifier, into result: UnsafeMutableRawPointer) -> Bool {
         guard ObjectIdentifier(Wrapped.self) == declared else { return false }
-        ValueSlot(rawValue: result).initialize(to: Self.some(ValueSlot(reading: value).value(as: Wrapped.self)))
+        ValueSlot(rawValue: result).initialize(as: Self.self, to: .some(ValueSlot(reading: value).value(as: Wrapped.self)))
         return true
     }
 }

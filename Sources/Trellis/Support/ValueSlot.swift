@@ -37,9 +37,11 @@ struct ValueSlot {
         @inline(__always) nonmutating unsafeMutableAddress { typed(T.self) }
     }
 
-    /// Moves `value` into the slot, which must not hold one.
+    /// Moves `value`, a `T`, into the slot, which must not hold one. The type is named rather
+    /// than inferred: inferred from an argument of existential type (an `Any`), it would be the
+    /// opened dynamic type, and the slot would hold that instead of the existential.
     @inlinable @inline(__always)
-    func initialize<T>(to value: consuming T) { typed(T.self).initialize(to: value) }
+    func initialize<T>(as _: T.Type, to value: consuming T) { typed(T.self).initialize(to: value) }
 
     /// A copy of the value, a `T` (a class reference may be read as `AnyObject`).
     @inlinable @inline(__always)
