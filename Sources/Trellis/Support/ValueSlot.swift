@@ -25,8 +25,9 @@ struct ValueSlot {
     @inlinable @inline(__always)
     init(reading address: UnsafeRawPointer) { rawValue = .init(mutating: address) }
 
-    /// The memory as a `T`: every typed operation goes through here, and `T` must be the type
-    /// the slot is for.
+    /// The memory as a `T`, which must be the type the slot is for: every operation below goes
+    /// through here. Visible to other files only because the inlinable operations use it; they
+    /// use the operations.
     @inlinable @inline(__always)
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { rawValue.assumingMemoryBound(to: T.self) }
 
