@@ -122,15 +122,10 @@ final class NameTable: @unchecked Sendable {
     /// an ASCII name, and 0 for a name with any other character: such a name must be normalised
     /// first (`canonical(_:)`), since Swift considers differently encoded strings equal.
     @inline(__always)
-    static func hash(_ name: String) -> UInt32 {
-        name.utf8.withContiguousStorageIfAvailable { foldedHash($0, allowingNonASCII: false) }
-            ?? Array(name.utf8).withUnsafeBufferPointer { foldedHash($0, allowingNonASCII: false) }
-    }
+    static func hash(_ name: String) -> UInt32 { FoldedHash.of(name, allowingNonASCII: false) }
 
     /// The hash of a name already in canonical form (`canonical(_:)`), whatever its characters.
-    static func anyHash(_ name: String) -> UInt32 {
-        Array(name.utf8).withUnsafeBufferPointer { foldedHash($0, allowingNonASCII: true) }
-    }
+    static func anyHash(_ name: String) -> UInt32 { FoldedHash.of(name, allowingNonASCII: true) }
 
     /// `name` in the form the table stores: unchanged if ASCII, else in Unicode normalisation
     /// form C (so `"caf\u{E9}"` and `"cafe\u{301}"`, equal as Swift strings, are one name).
@@ -152,63 +147,6 @@ final class NameTable: @unchecked Sendable {
     static func nonASCIILookupKey(_ name: String) -> (name: String, hash: UInt32) {
         let canonical = canonical(name)
         return (canonical, anyHash(canonical))
-    }
-
-    /// Mixes the bytes eight at a time with bit 5 of every byte cleared, which maps ASCII
-    /// lowercase to uppercase (and a few other bytes onto each other: only a hash collision,
-    /// resolved by the exact comparison that follows). Returns 0 for bytes that are not all
-    /// ASCII unless `allowingNonASCII`.
-    @inline(__always)
-    static func foldedHash(_ bytes: UnsafeBufferPointer<UInt8>, allowingNonASCII: Bool) -> UInt32 {
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        guard var pointer = UnsafeRawPointer(bytes.baseAddress) else { return 1 }
-        var remaining = bytes.count
-        var highBits: UInt64 = 0
-        while remaining >= 8 {
-            let word = pointer.loadUnaligned(as: UInt64.self).littleEndian
-            highBits |= word
-            hash = mix(hash, word & 0xDFDF_DFDF_DFDF_DFDF)
-            pointer += 8
-            remaining -= 8
-        }
-        if remaining > 0 {
-            // The last 1–7 bytes as one word, in at most three loads.
-            var word: UInt64 = 0
-            var shift: UInt64 = 0
-            if remaining >= 4 {
-                word = UInt64(pointer.loadUnaligned(as: UInt32.self).littleEndian)
-                pointer += 4
-                remaining -= 4
-                shift = 32
-            }
-            if remaining >= 2 {
-                word |= UInt64(pointer.loadUnaligned(as: UInt16.self).littleEndian) << shift
-                pointer += 2
-                remaining -= 2
-                shift += 16
-            }
-            if remaining == 1 {
-                word |= UInt64(pointer.load(as: UInt8.self)) << shift
-            }
-            highBits |= word
-            hash = mix(hash, word & 0xDFDF_DFDF_DFDF_DFDF)
-        }
-        if !allowingNonASCII && highBits & 0x8080_8080_8080_8080 != 0 { return 0 }
-        // Avalanche (MurmurHash3's finaliser) so that keys differing in one character, as
-        // generated ones do, spread over the low bits that pick the bucket.
-        hash ^= hash >> 33
-        hash &*= 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        hash &*= 0xC4CE_B9FE_1A85_EC53
-        hash ^= hash >> 33
-        let folded = UInt32(truncatingIfNeeded: hash)
-        return folded == 0 ? 1 : folded
-    }
-
-    @inline(__always)
-    private static func mix(_ hash: UInt64, _ word: UInt64) -> UInt64 {
-        let product = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
-        return product ^ (product >> 32)
     }
 
     @inline(__always)

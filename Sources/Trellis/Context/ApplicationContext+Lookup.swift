@@ -20,15 +20,15 @@ extension ApplicationContext {
         // cache, and has a prototype made straight into its own stack memory.
         try ValueSlot.making(T.self) { result throws(ContextError) in
             switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: nil) {
-            case let .made(made): result.initialize(to: made.value(as: T.self))
+            case let .made(made): result.initialize(as: T.self, to: made.value(as: T.self))
             case .madeInto: break
             case let .convertible(made, declared):
                 if let optional = T.self as? any _OptionalOfDeclaredType.Type,
                    optional._wrap(made.rawValue, declared: declared, into: result.rawValue) {
                     break
                 }
-                result.initialize(to: try _object(named: keyOrAlias, as: T.self, from: nil))
-            case .needsConversion, .notFound: result.initialize(to: try _object(named: keyOrAlias, as: T.self, from: nil))
+                result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
+            case .needsConversion, .notFound: result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
             }
         }
     }

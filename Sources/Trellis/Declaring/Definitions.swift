@@ -66,9 +66,7 @@ public struct Definitions: Sendable {
         var groups = groups
         if groups.count == 1 { return groups.removeLast() }
         var joiner = Joiner(capacity: groups.reduce(0) { $0 + $1.count })
-        groups.withUnsafeMutableBufferPointer { buffer in
-            for position in buffer.indices { joiner.append(movingFrom: &buffer[position]) }
-        }
+        for position in groups.indices { joiner.append(movingFrom: &groups[position]) }
         return joiner.joined()
     }
 

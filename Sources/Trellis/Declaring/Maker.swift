@@ -3,25 +3,16 @@
 ///
 /// A value, not an object: a factory of 10,000 definitions, or a context made per request,
 /// would otherwise allocate (and free) one maker object per definition. The closure is kept as
-/// a `DefinitionClosure<Erased>`: every `DefinitionClosure<Object>` has the same layout (each
-/// case holds one function value, whatever `Object` is), so the bits are those of the
-/// `DefinitionClosure<Object>` it was made from, and reinterpreting them as the
-/// `DefinitionClosure<Object>` that `objectType` names gives that value back
-/// (`ApplicationContext.closure(_:as:)`, one copy per object made). Only the whole enum is
-/// reinterpreted, never a function value alone: a function read out as `() -> Erased` would be
-/// re-wrapped by the compiler for its concrete result type.
+/// an `ErasedClosure`, given back as the `DefinitionClosure<Object>` that `objectType` names
+/// (`ApplicationContext.closure(_:as:)`, one copy per object made).
 @usableFromInline
 struct Maker: Sendable {
-    /// Stands for the erased object type; never instantiated.
-    @usableFromInline
-    enum Erased {}
-
     // In this order, the flag packs after the closure's case tag: a smaller `Definition` is less
     // to copy through the builder for every definition of a factory.
     /// The type the closure is declared to return.
     let objectType: Any.Type
     /// The closure, as the `DefinitionClosure<objectType>` it was made from.
-    let erased: DefinitionClosure<Erased>
+    let erased: ErasedClosure
     /// The declared type is a class: an object is a single reference.
     let isClassType: Bool
     /// The closure must be awaited.
@@ -43,11 +34,11 @@ struct Maker: Sendable {
         case .mainActor: (isAsync, runsOnMainActor) = (false, true)
         case .synchronous, .independent: (isAsync, runsOnMainActor) = (false, false)
         }
-        self.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, runsOnMainActor: runsOnMainActor, erased: unsafeBitCast(closure, to: DefinitionClosure<Erased>.self))
+        self.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, runsOnMainActor: runsOnMainActor, erased: ErasedClosure(closure))
     }
 
     @usableFromInline
-    init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, runsOnMainActor: Bool, erased: DefinitionClosure<Erased>) {
+    init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, runsOnMainActor: Bool, erased: ErasedClosure) {
         self.objectType = objectType
         self.isClassType = isClassType
         self.isAsync = isAsync

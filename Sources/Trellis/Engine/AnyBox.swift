@@ -28,13 +28,10 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> AnyBox {
         let lines = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
         let isReference = isClassType || type(of: copy value as Any) is AnyClass
-        let buffer = AnyBox.create(minimumCapacity: lines + 63) { buffer in
-            let tail = buffer.withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
-            let storage = UnsafeMutableRawPointer(bitPattern: (UInt(bitPattern: tail) + 63) & ~UInt(63))!
-            return Header(objectType: Object.self, slot: ValueSlot(rawValue: storage), isReference: isReference, isClassType: isClassType)
+        let box = AnyBox.make(minimumCapacity: lines + 63) { buffer in
+            Header(objectType: Object.self, slot: buffer.cacheLineSlot(), isReference: isReference, isClassType: isClassType)
         }
-        let box = unsafeDowncast(buffer, to: AnyBox.self)
-        box.fields.slot.initialize(to: value)
+        box.fields.slot.initialize(as: Object.self, to: value)
         return box
     }
 
@@ -52,11 +49,10 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         destroy(header.objectType, in: header.slot)
     }
 
-    /// The header, read through a pointer: `ManagedBuffer.header` is a stored class property, and
-    /// every access to it would pass through the runtime's dynamic exclusivity check (the header
-    /// is immutable once the box is made).
+    /// The header, immutable once the box is made, read without the dynamic exclusivity check
+    /// of `ManagedBuffer.header`.
     @inline(__always)
-    var fields: Header { withUnsafeMutablePointerToHeader { $0.pointee } }
+    var fields: Header { immutableHeader }
 
     var typeID: ObjectIdentifier { ObjectIdentifier(fields.objectType) }
     var slot: ValueSlot { fields.slot }
@@ -83,7 +79,7 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     /// Copies the value into `result`, an empty slot of the box's type.
     func copy(into result: ValueSlot) {
         func copy<Object>(_: Object.Type, from slot: ValueSlot, into result: ValueSlot) {
-            result.initialize(to: slot.value(as: Object.self))
+            result.initialize(as: Object.self, to: slot.value(as: Object.self))
         }
         let header = fields
         copy(header.objectType, from: header.slot, into: result)

@@ -5,7 +5,7 @@ extension ApplicationContext {
     /// A copy: one retain of the closure's context, taken from the configuration in one read.
     @inline(__always)
     func closure<Object>(_ index: Int, as _: Object.Type) -> DefinitionClosure<Object> {
-        unsafeBitCast(configuration.definitions[index].maker.erased, to: DefinitionClosure<Object>.self)
+        configuration.definitions[index].maker.erased.restored(as: Object.self)
     }
 
     // MARK: Synchronous

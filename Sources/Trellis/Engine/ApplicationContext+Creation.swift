@@ -246,7 +246,7 @@ extension ApplicationContext {
         lock.broadcast()
         lock.unlock()
         withExtendedLifetime(unkept) {}
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
         return true
     }
 
@@ -258,13 +258,13 @@ extension ApplicationContext {
 
     /// The closure of singleton `index` failed: nothing is cached, waiters try again.
     func abandon(_ index: Int) {
-        var woken: [UnsafeContinuation<Void, Never>] = []
+        var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
             states[index].phase = .idle
             woken = wakeWaiters(index)
             Coordinator.lock.broadcast()
         }
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
     }
 
     /// Caches `box` for `resolution` while it is injected; returns the mark that tells what
@@ -284,7 +284,7 @@ extension ApplicationContext {
     func failInjecting(_ index: Int, _ resolution: Resolution, since mark: UInt64) {
         var garbage: [AnyObject] = []
         var late: [AnyObject] = []
-        var woken: [UnsafeContinuation<Void, Never>] = []
+        var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
@@ -303,7 +303,7 @@ extension ApplicationContext {
             if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
             Coordinator.lock.broadcast()
         }
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
         LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
     }
@@ -316,7 +316,7 @@ extension ApplicationContext {
     func finishInjecting(_ index: Int, _ resolution: Resolution) throws(ContextError) {
         if try finishAlone(index, resolution) { return }
         var garbage: [AnyObject] = []
-        var woken: [UnsafeContinuation<Void, Never>] = []
+        var woken: [Resumption<Void>] = []
         var late: [AnyObject] = []
         var mine: AnyBox?
         Coordinator.lock.withLock {
@@ -329,7 +329,7 @@ extension ApplicationContext {
             if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
             Coordinator.lock.broadcast()
         }
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
         let closedLate = late.contains { $0 === mine }
         mine = nil
         LateDisposal.dispose(late)
@@ -359,7 +359,7 @@ extension ApplicationContext {
 
     /// Publishes every singleton of `group`. Called with the lock held; what to release, to
     /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
-    static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [UnsafeContinuation<Void, Never>], late: inout [AnyObject]) {
+    static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [AnyObject]) {
         for pending in group.pending {
             let context = pending.context, index = pending.index
             if context.isClosed {
@@ -418,8 +418,9 @@ extension ApplicationContext {
         return object != nil
     }
 
-    /// The continuations of the tasks waiting for definition `index`. Called with the lock held.
-    func wakeWaiters(_ index: Int) -> [UnsafeContinuation<Void, Never>] {
+    /// The suspended tasks waiting for definition `index`, to resume after the lock. Called with
+    /// the lock held.
+    func wakeWaiters(_ index: Int) -> [Resumption<Void>] {
         guard !states[index].asyncWaiters.isEmpty else { return [] }
         let waiters = states[index].asyncWaiters
         states[index].asyncWaiters = []

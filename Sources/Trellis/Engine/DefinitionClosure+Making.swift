@@ -102,7 +102,7 @@ extension DefinitionClosure {
     /// Makes and injects an object of definition `index` of `context` into `result`,
     /// uninitialised memory for an `Object`.
     func make(into result: ValueSlot, isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        result.initialize(to: try run(context, index, resolution))
+        result.initialize(as: Object.self, to: try run(context, index, resolution))
         do {
             try context.injectMade(at: result, as: Object.self, isClass: isClassType, index, resolution)
         } catch {
@@ -115,7 +115,7 @@ extension DefinitionClosure {
     func makeAny(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> Any {
         let object = ValueSlot.allocate(for: Object.self)
         defer { object.deallocate() }
-        object.initialize(to: try run(context, index, resolution))
+        object.initialize(as: Object.self, to: try run(context, index, resolution))
         do {
             try context.injectMade(at: object, as: Object.self, isClass: isClassType, index, resolution)
         } catch {
@@ -131,7 +131,7 @@ extension DefinitionClosure {
     func makeAnyAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
         let object = ValueSlot.allocate(for: Object.self)
         defer { object.deallocate() }
-        object.initialize(to: try await runAsync(context, index, resolution))
+        object.initialize(as: Object.self, to: try await runAsync(context, index, resolution))
         do {
             try await context.injectMadeAsync(at: object, as: Object.self, isClass: isClassType, index, resolution)
         } catch {

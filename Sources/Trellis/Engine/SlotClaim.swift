@@ -89,10 +89,10 @@ extension WaitTarget {
 
     /// The task of `waiter` was cancelled: it stops waiting.
     private func stopWaiting(_ waiter: AsyncWaiter) {
-        let continuation = Coordinator.lock.withLock { () -> UnsafeContinuation<Void, Never>? in
+        let task = Coordinator.lock.withLock { () -> Resumption<Void>? in
             remove(waiter)
             return waiter.wake(cancelled: true)
         }
-        continuation?.resume()
+        task?.resume()
     }
 }

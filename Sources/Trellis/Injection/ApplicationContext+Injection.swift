@@ -185,7 +185,7 @@ extension ApplicationContext {
                     let requester = AsyncRequester(self, index, resolution, label: field)
                     let value = try await _objectAsync(named: key, as: Any.self, from: requester)
                     _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-                        provided.initialize(to: value)
+                        provided.initialize(as: Any.self, to: value)
                         defer { provided.deinitialize(as: Any.self) }
                         return try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, provided)
                     }

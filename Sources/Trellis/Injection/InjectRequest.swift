@@ -1,4 +1,5 @@
-/// What a wrapper needs to fill itself, passed by pointer so filling a property retains nothing.
+/// What a wrapper needs to fill itself: references held unretained (the injection keeps them
+/// alive), passed borrowed, so filling a property retains nothing.
 @usableFromInline
 struct InjectRequest {
     /// The injecting context. Unretained: the injection keeps it alive.

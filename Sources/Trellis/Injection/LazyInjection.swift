@@ -125,11 +125,11 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     }
 
     private func finish(_ resolution: Resolution, _ result: Result<Value, ContextError>) throws(ContextError) -> Value {
-        var woken: [UnsafeContinuation<Void, Never>] = []
+        var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
             if case let .success(value) = result, made == nil {
                 let stored = ValueSlot.allocate(for: Value.self)
-                stored.initialize(to: value)
+                stored.initialize(as: Value.self, to: value)
                 made = stored
                 isMade.store(true, ordering: .releasing)
             }
@@ -138,7 +138,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
             asyncWaiters = []
             Coordinator.lock.broadcast()
         }
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
         return try result.get()
     }
 

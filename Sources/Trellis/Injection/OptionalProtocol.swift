@@ -13,10 +13,10 @@ protocol OptionalProtocol {
 }
 
 extension OptionalProtocol {
-    /// `none`, as `Value`, which must be this type.
-    @inlinable
-    static func none<Value>(as type: Value.Type) -> Value {
-        unsafeBitCast(Self.none, to: Value.self)
+    /// Writes `none` into `slot`, an empty slot of this type.
+    @usableFromInline
+    static func initializeNone(in slot: ValueSlot) {
+        slot.initialize(as: Self.self, to: Self.none)
     }
 }
 

@@ -66,7 +66,7 @@ enum BoundedDisposal {
     final class Watch: Sendable {
         private enum State {
             case running
-            case waiting(UnsafeContinuation<Ending, Never>)
+            case waiting(Resumption<Ending>)
             case ended(Ending)
         }
 
@@ -75,14 +75,14 @@ enum BoundedDisposal {
         /// Records how the disposal (or the wait, `.timedOut`) ended, resuming the waiter.
         /// Only the first end counts.
         func end(_ ending: Ending) {
-            let waiter = state.withLock { state -> UnsafeContinuation<Ending, Never>? in
+            let waiter = state.withLock { state -> Resumption<Ending>? in
                 switch state {
                 case .running:
                     state = .ended(ending)
                     return nil
-                case let .waiting(continuation):
+                case let .waiting(task):
                     state = .ended(ending)
-                    return continuation
+                    return task
                 case .ended:
                     return nil
                 }
@@ -93,13 +93,13 @@ enum BoundedDisposal {
         /// How the disposal ended; `.timedOut` once the waiting task is cancelled.
         func wait() async -> Ending {
             await withTaskCancellationHandler {
-                await withUnsafeContinuation { continuation in
+                await Resumption<Ending>.suspend { task in
                     let ended = state.withLock { state -> Ending? in
                         if case let .ended(ending) = state { return ending }
-                        state = .waiting(continuation)
+                        state = .waiting(task)
                         return nil
                     }
-                    if let ended { continuation.resume(returning: ended) }
+                    if let ended { task.resume(returning: ended) }
                 }
             } onCancel: {
                 end(.timedOut)

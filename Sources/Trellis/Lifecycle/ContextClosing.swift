@@ -269,12 +269,12 @@ struct ContextClosing {
     }
 
     private func finishClosing() {
-        let woken = Coordinator.lock.withLock { () -> [UnsafeContinuation<Void, Never>] in
+        let woken = Coordinator.lock.withLock { () -> [Resumption<Void>] in
             context.enter(.closed)
             Coordinator.lock.broadcast()
             defer { context.closeWaiters = [] }
             return context.closeWaiters.compactMap { $0.wake() }
         }
-        for continuation in woken { continuation.resume() }
+        for task in woken { task.resume() }
     }
 }

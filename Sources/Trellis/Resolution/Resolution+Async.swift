@@ -22,7 +22,7 @@ extension Resolution {
 
     /// Whether the caller runs inside a task (on the cooperative pool or an actor): a synchronous
     /// caller there must not block for work that may suspend.
-    static var isInTask: Bool { withUnsafeCurrentTask { $0 != nil } }
+    static var isInTask: Bool { CurrentThread.isInTask }
 
     /// Runs `body` in the resolution an async lookup from `requester` belongs to:
     /// - an async injection extends the resolution injecting the object;

@@ -100,8 +100,7 @@ final class ThreadState {
     /// Whether the next synchronous level must move to a fresh stack.
     @inline(__always)
     var isStackLow: Bool {
-        var marker: UInt8 = 0
-        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) } < stackLimit
+        CurrentThread.stackPosition < stackLimit
     }
 
     /// A nested resolution, reused if one is spare.

@@ -68,10 +68,12 @@ extension HeapBuffer where Element: Copyable {
 /// its subscript's overloads keep the type checker from opening an element's existential
 /// metatype (`records[index].objectType`).
 extension HeapBuffer: Sequence where Element: Copyable {
+    /// Copies of the elements, in order.
     struct Iterator: IteratorProtocol {
         fileprivate let buffer: HeapBuffer
         fileprivate var index = 0
 
+        /// The next element, or `nil` after the last.
         mutating func next() -> Element? {
             guard index < buffer.count else { return nil }
             defer { index += 1 }
@@ -79,8 +81,10 @@ extension HeapBuffer: Sequence where Element: Copyable {
         }
     }
 
+    /// The elements from the first.
     func makeIterator() -> Iterator { Iterator(buffer: self) }
 
+    /// All of them: the buffer is full.
     var underestimatedCount: Int { count }
 }
 

@@ -21,21 +21,15 @@ struct Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    private init(mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) {
-        self.mutex = mutex
-        self.condition = condition
-    }
-
     /// A new lock, to be freed with `destroy()` (or never, for one that lives as long as the
     /// process).
     static func make() -> Lock {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-        return Lock(mutex: mutex, condition: condition)
+        let lock = Lock(mutex: .allocate(capacity: 1), condition: .allocate(capacity: 1))
+        lock.mutex.initialize(to: pthread_mutex_t())
+        lock.condition.initialize(to: pthread_cond_t())
+        pthread_mutex_init(lock.mutex, nil)
+        pthread_cond_init(lock.condition, nil)
+        return lock
     }
 
     /// Frees the lock; nobody may use it afterwards.

@@ -20,6 +20,7 @@ struct Unretained<Object: AnyObject> {
     // the holder's guarantee that the object is alive.
     @usableFromInline let rawValue: Unmanaged<Object>
 
+    /// The reference `rawValue` holds (for the atomics' conformances, which store it).
     @inlinable @inline(__always)
     init(rawValue: Unmanaged<Object>) { self.rawValue = rawValue }
 
@@ -58,10 +59,11 @@ struct Unretained<Object: AnyObject> {
     @inline(__always)
     func refers(to object: Object) -> Bool { rawValue.toOpaque() == Unretained(object).rawValue.toOpaque() }
 
-    // MARK: Through C context pointers
+    // MARK: As an address
 
-    /// The reference as the context pointer of a C callback (`pthread_create`, a pthread key's
-    /// value); `init(opaque:)` turns it back.
+    /// The object's address: the context pointer of a C callback (`pthread_create`, a pthread
+    /// key's value), which `init(opaque:)` turns back, or where its stored fields start
+    /// (`ObjectFields`).
     var opaque: UnsafeMutableRawPointer { rawValue.toOpaque() }
 
     /// The reference that `opaque` gave: `pointer` must be one, of an `Object`.

@@ -13,8 +13,11 @@ import Synchronization
 struct ValueSlot {
     // The address of the value's memory: valid for as long as whoever provides the slot says
     // (a temporary for the call, a box for its lifetime, an allocation until `deallocate()`).
+    // Read outside the unsafe files only to hand it to the public `_wrap`, which takes raw
+    // addresses (`OptionalOfDeclaredType`).
     @usableFromInline let rawValue: UnsafeMutableRawPointer
 
+    /// The slot at `rawValue`, memory for a value whose type the caller knows.
     @inlinable @inline(__always)
     init(rawValue: UnsafeMutableRawPointer) { self.rawValue = rawValue }
 
@@ -22,8 +25,9 @@ struct ValueSlot {
     @inlinable @inline(__always)
     init(reading address: UnsafeRawPointer) { rawValue = .init(mutating: address) }
 
-    /// The memory as a `T`: every typed operation goes through here, and `T` must be the type
-    /// the slot is for.
+    /// The memory as a `T`, which must be the type the slot is for: every operation below goes
+    /// through here. Visible to other files only because the inlinable operations use it; they
+    /// use the operations.
     @inlinable @inline(__always)
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { rawValue.assumingMemoryBound(to: T.self) }
 
@@ -34,9 +38,11 @@ struct ValueSlot {
         @inline(__always) nonmutating unsafeMutableAddress { typed(T.self) }
     }
 
-    /// Moves `value` into the slot, which must not hold one.
+    /// Moves `value`, a `T`, into the slot, which must not hold one. The type is named rather
+    /// than inferred: inferred from an argument of existential type (an `Any`), it would be the
+    /// opened dynamic type, and the slot would hold that instead of the existential.
     @inlinable @inline(__always)
-    func initialize<T>(to value: consuming T) { typed(T.self).initialize(to: value) }
+    func initialize<T>(as _: T.Type, to value: consuming T) { typed(T.self).initialize(to: value) }
 
     /// A copy of the value, a `T` (a class reference may be read as `AnyObject`).
     @inlinable @inline(__always)

@@ -1,0 +1,186 @@
+/// A lookup by type from one context (`object(of:)`, `objects(of:)`, synchronous or awaited): the
+/// unshadowed definitions of the chain asked what they make, the matches cached as positions
+/// once every one of them is stable. What each definition makes is its context's to say
+/// (`ApplicationContext+Kind.swift`).
+struct TypeLookup<T> {
+    let context: ApplicationContext
+
+    init(_ context: ApplicationContext) { self.context = context }
+
+    /// `ApplicationContext.object(of:)`.
+    func object() throws(ContextError) -> T {
+        if let positions = try cachedPositions(), positions.count == 1 {
+            if let value = madeSingleton(at: positions[0]) { return value }
+            return try context.ancestor(positions[0].levels).object.resolve(positions[0].index, as: T.self, from: nil)
+        }
+        let found = try typeMatches()
+        if let value = try only(found) { return value }
+        return try found[0].context.resolve(found[0].index, as: T.self, from: nil)
+    }
+
+    /// `ApplicationContext.objects(of:)`.
+    func objects() throws(ContextError) -> [T] {
+        var result: [T] = []
+        if let positions = try cachedPositions() {
+            result.reserveCapacity(positions.count)
+            for position in positions {
+                if let value = madeSingleton(at: position) {
+                    result.append(value)
+                } else {
+                    result.append(try context.ancestor(position.levels).object.resolve(position.index, as: T.self, from: nil))
+                }
+            }
+            return result
+        }
+        for match in try typeMatches() {
+            if let value = match.value {
+                result.append(value)
+            } else {
+                result.append(try match.context.resolve(match.index, as: T.self, from: nil))
+            }
+        }
+        return result
+    }
+
+    /// `ApplicationContext.object(of:)`, awaiting what it must make.
+    func object() async throws(ContextError) -> T {
+        if let positions = try cachedPositions(), positions.count == 1 {
+            if let value = madeSingleton(at: positions[0]) { return value }
+            return try await context.ancestor(positions[0].levels).object.resolveAsync(positions[0].index, as: T.self, from: nil)
+        }
+        let found = try await typeMatchesAsync()
+        if let value = try only(found) { return value }
+        return try await found[0].context.resolveAsync(found[0].index, as: T.self, from: nil)
+    }
+
+    /// `ApplicationContext.objects(of:)`, awaiting what it must make.
+    func objects() async throws(ContextError) -> [T] {
+        var result: [T] = []
+        if let positions = try cachedPositions() {
+            result.reserveCapacity(positions.count)
+            for position in positions {
+                if let value = madeSingleton(at: position) {
+                    result.append(value)
+                } else {
+                    result.append(try await context.ancestor(position.levels).object.resolveAsync(position.index, as: T.self, from: nil))
+                }
+            }
+            return result
+        }
+        for match in try await typeMatchesAsync() {
+            if let value = match.value {
+                result.append(value)
+            } else {
+                result.append(try await match.context.resolveAsync(match.index, as: T.self, from: nil))
+            }
+        }
+        return result
+    }
+
+    /// The single match's value if it is known without making anything; throws when there is
+    /// not exactly one match.
+    func only(_ found: [TypeMatch<T>]) throws(ContextError) -> T? {
+        guard let first = found.first else {
+            throw .noSuchObject(key: String(reflecting: T.self), searched: context.chain.map(\.name), path: [])
+        }
+        guard found.count == 1 else {
+            throw .ambiguousType(type: String(reflecting: T.self), candidates: found.map { $0.context.qualifiedKey($0.index, from: context) })
+        }
+        return first.value
+    }
+
+    /// Every definition of the chain whose objects are `T`s, unshadowed, in order. A made
+    /// singleton's value is included.
+    func typeMatches() throws(ContextError) -> [TypeMatch<T>] {
+        var matches = TypeMatches()
+        for (context, index) in candidates() {
+            matches.add(try context.kind(of: index, T.self), context, index)
+        }
+        return matches.finished(caching: self)
+    }
+
+    /// `typeMatches` for an async lookup by type: what must be made to find out is awaited.
+    func typeMatchesAsync() async throws(ContextError) -> [TypeMatch<T>] {
+        var matches = TypeMatches()
+        for (context, index) in candidates() {
+            matches.add(try await context.kindAsync(of: index, T.self), context, index)
+        }
+        return matches.finished(caching: self)
+    }
+
+    /// The matches found so far, and whether every candidate's kind was known (only then are
+    /// they cached).
+    private struct TypeMatches {
+        var found: [TypeMatch<T>] = []
+        var complete = true
+
+        mutating func add(_ kind: ApplicationContext.Kind<T>, _ context: ApplicationContext, _ index: Int) {
+            switch kind {
+            case .no: break
+            case .unknown: complete = false
+            case let .yes(value): found.append(TypeMatch(context: context, index: index, value: value))
+            }
+        }
+
+        func finished(caching lookup: TypeLookup) -> [TypeMatch<T>] {
+            if complete { lookup.cache(found) }
+            return found
+        }
+    }
+
+    /// The unshadowed definitions of the chain, own first, in declaration order.
+    ///
+    /// - Throws: nothing; a closed context in the chain is reported by the lookups made.
+    func candidates() -> [(ApplicationContext, Int)] {
+        var result: [(ApplicationContext, Int)] = []
+        var visited: [ApplicationContext] = []
+        for context in context.chain {
+            defer { visited.append(context) }
+            for index in 0..<context.count {
+                let key = context.table.keys[index]
+                if visited.contains(where: { $0.table.definition(named: key) != nil }) { continue }
+                result.append((context, index))
+            }
+        }
+        return result
+    }
+
+    /// Where the matches were found last time, if every one of them is stable: every singleton
+    /// involved is made (a made singleton never changes), every prototype's kind is known.
+    ///
+    /// The cache holds positions only (`TypeMatchPosition`), never a context or an object: the
+    /// contexts are this one's chain, and a singleton's value is read from its record, as a
+    /// lookup by key reads it (`madeSingleton(at:as:)`; a prototype is made anew by every call).
+    ///
+    /// - Throws: `contextClosed` when a context of the chain is closed.
+    func cachedPositions() throws(ContextError) -> [TypeMatchPosition]? {
+        if let closed = context.chain.first(where: \.isClosed) { throw closed.closedError(looking: String(reflecting: T.self)) }
+        return context.typeCache.typeMatches(for: ObjectIdentifier(T.self))
+    }
+
+    /// The made singleton at `position` as a `T`, read from its record without a lock or a
+    /// retain of its context; `nil` for a prototype, or a singleton not made.
+    func madeSingleton(at position: TypeMatchPosition) -> T? {
+        context.ancestor(position.levels).with { context -> T? in
+            guard let made = context.records[position.index].published.load(ordering: .acquiring) else { return nil }
+            if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
+            func cast<Object>(_: Object.Type) -> T? { made[as: Object.self] as? T }
+            return cast(context.records[position.index].objectType)
+        }
+    }
+
+    func cache(_ matches: [TypeMatch<T>]) {
+        guard !context.isValidation else { return }
+        // Only once every singleton of the chain is made: until then a later call may find a
+        // lazy singleton's dynamic type differently declared (it is made then).
+        let contexts = Array(context.chain)
+        for context in contexts {
+            for index in 0..<context.count where context.records[index].scope.isSingleton && !context.isMade(index) { return }
+        }
+        // Every match's context is on the chain: `candidates` walks it.
+        let positions = matches.map { match in
+            TypeMatchPosition(levels: contexts.firstIndex { $0 === match.context }!, index: match.index)
+        }
+        context.typeCache.rememberTypeMatches(positions, for: ObjectIdentifier(T.self))
+    }
+}
