@@ -136,81 +136,88 @@ extension ApplicationContext {
         withExtendedLifetime(target.object) {}
     }
 
-    /// Fills the pending `@Inject` fields of an object (its `fields`), then calls `didInject`.
+    /// Fills the pending `@Inject` fields of the object whose fields are `fields`, then calls
+    /// `didInject`.
     private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
         for position in plan.fields.indices {
-            let field = plan.fields.pinned(at: position)
-            let header = field.value.headerOffset
-            guard fields[headerAt: header].isPending else { continue }
-            let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: false)
-            do throws(ContextError) {
-                _ = try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
-            } catch {
-                try collectOrThrow(error, plan, resolution)
-            }
+            _ = try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: false)
         }
-        PropertyNames.learn(from: plan, in: fields)
-        guard plan.isAware, let object else { return }
-        if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
-            aware.didInject(from: self)
-            return
-        }
+        guard let unaware = try fieldsFilled(plan, in: fields, object: object) else { return }
         // Aware only on the main actor: called there, or, off it, an error rather than a skip.
-        let handOver = UncheckedSendable(object)
-        let called = try? MainActorCall.ifOnMainActor { () -> Bool in
-            guard let aware = handOver.value as? any InjectionAware else { return false }
-            aware.didInject(from: self)
-            return true
-        }
-        if called != true {
-            throw .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
-        }
+        let called = try? MainActorCall.ifOnMainActor { () -> Bool in self.didInject(unaware) }
+        if called != true { throw isolatedAwareness(plan, index, resolution) }
     }
 
     /// `apply` for an async injection: a property whose object must be made by an async lookup
-    /// is looked up with `await` and then stored.
+    /// is looked up with `await` and then stored; `didInject` of a class aware only on the main
+    /// actor is called there.
     private func applyAsync(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
         if index >= 0, !records[index].isAsync, resolution.session.problems != nil {
             reportSynchronousInjections(plan, in: fields, of: index, resolution)
         }
         for position in plan.fields.indices {
+            if try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: true) { continue }
             let field = plan.fields.pinned(at: position)
-            let header = field.value.headerOffset
-            guard fields[headerAt: header].isPending else { continue }
             let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: true)
             do throws(ContextError) {
-                let filled = try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
-                if !filled {
-                    let key = fields[headerAt: header].key ?? field.value.property
-                    let requester = AsyncRequester(self, index, resolution, label: field)
-                    let value = try await _objectAsync(named: key, as: Any.self, from: requester)
-                    _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-                        provided.initialize(as: Any.self, to: value)
-                        defer { provided.deinitialize(as: Any.self) }
-                        return try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, provided)
-                    }
+                let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
+                let value = try await _objectAsync(named: key, as: Any.self, from: AsyncRequester(self, index, resolution, label: field))
+                _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
+                    provided.initialize(as: Any.self, to: value)
+                    defer { provided.deinitialize(as: Any.self) }
+                    return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
                 }
             } catch {
                 try collectOrThrow(error, plan, resolution)
             }
         }
-        PropertyNames.learn(from: plan, in: fields)
-        guard plan.isAware, let object else { return }
-        if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
-            aware.didInject(from: self)
-            return
-        }
-        // Aware only on the main actor (an isolated conformance): `didInject` runs there.
-        let handOver = UncheckedSendable(object)
-        let onMainActor: @MainActor @Sendable () -> Bool = {
-            guard let aware = handOver.value as? any InjectionAware else { return false }
-            aware.didInject(from: self)
+        guard let unaware = try fieldsFilled(plan, in: fields, object: object) else { return }
+        let onMainActor: @MainActor @Sendable () -> Bool = { self.didInject(unaware) }
+        if !(await onMainActor()) { throw isolatedAwareness(plan, index, resolution) }
+    }
+
+    /// Fills field `position` if it is pending, as far as it can be without waiting: the one
+    /// step of both injections. `false` only for an async injection (`isAsync`) whose field
+    /// names an object an async lookup must make; a failure a validation collects counts as
+    /// filled.
+    private func fill(_ position: Int, of plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, requester index: Int, _ resolution: Resolution, isAsync: Bool) throws(ContextError) -> Bool {
+        let field = plan.fields.pinned(at: position)
+        let header = field.value.headerOffset
+        guard fields[headerAt: header].isPending else { return true }
+        let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: isAsync)
+        do throws(ContextError) {
+            return try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
+        } catch {
+            try collectOrThrow(error, plan, resolution)
             return true
         }
-        let called = await onMainActor()
-        if !called {
-            throw .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
+    }
+
+    /// After the fields are filled: the property names learned, and `didInject` called when the
+    /// object's class is aware of injection here. Returns the object when its conformance is
+    /// isolated to the main actor, for the caller to call `didInject` there; `nil` when done.
+    private func fieldsFilled(_ plan: InjectionPlan, in fields: ObjectFields, object: AnyObject?) throws(ContextError) -> UncheckedSendable<AnyObject>? {
+        PropertyNames.learn(from: plan, in: fields)
+        guard plan.isAware, let object else { return nil }
+        if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
+            aware.didInject(from: self)
+            return nil
         }
+        return UncheckedSendable(object)
+    }
+
+    /// Calls `didInject` of `object`, on the main actor (its conformance is isolated there, so
+    /// the cast succeeds only there); `false` if the cast fails.
+    @MainActor
+    private func didInject(_ object: UncheckedSendable<AnyObject>) -> Bool {
+        guard let aware = object.value as? any InjectionAware else { return false }
+        aware.didInject(from: self)
+        return true
+    }
+
+    /// The error of an object aware of injection only on the main actor, injected off it.
+    private func isolatedAwareness(_ plan: InjectionPlan, _ index: Int, _ resolution: Resolution) -> ContextError {
+        .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
     }
 
     /// While validating: an object of synchronous definition `index` is injected synchronously
