@@ -81,15 +81,15 @@ extension ApplicationContext {
         if records[index].scope == .prototype {
             value = try await makeAnyAsync(index, from: requester)
         } else {
-            let box: AnyBox
+            let box: MadeValue
             if records[index].published.load(ordering: .acquiring) != nil {
                 box = Coordinator.lock.withLock { states[index].box! }
             } else {
-                box = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> AnyBox in
+                box = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
                     try await singletonBoxAsync(index, resolution)
                 }
             }
-            if box.typeID == ObjectIdentifier(T.self) { return box.slot.value(as: T.self) }
+            if box.typeID == ObjectIdentifier(T.self) { return box.value(as: T.self) }
             value = box.anyValue
         }
         if let typed = value as? T { return typed }
@@ -128,7 +128,7 @@ extension ApplicationContext {
     }
 
     /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
-    func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+    func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         if records[index].runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
         let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try await slot.acquireSuspending(resolution, { claim(index, resolution, waitsSynchronously: false) }) { return made }
@@ -142,7 +142,7 @@ extension ApplicationContext {
     /// only possible owners run there too or fail at once (`MainActorRequired`), so waiting is
     /// safe. While the hop is pending, a synchronous lookup on the main actor waiting for
     /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
-    private func singletonBoxOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+    private func singletonBoxOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].box! } }
         resolution.setAwaitsMainActor(true)
         defer { resolution.setAwaitsMainActor(false) }
@@ -151,7 +151,7 @@ extension ApplicationContext {
             // already (`MainActor.run` would hop off it and back).
             let onMainActor: @MainActor @Sendable () throws -> SendableBox = {
                 let thread = ThreadState.current
-                return SendableBox(try thread.runningSynchronously(resolution) { () throws(ContextError) -> AnyBox in
+                return SendableBox(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
                     try self.singletonBox(index, resolution, thread)
                 })
             }
@@ -164,12 +164,12 @@ extension ApplicationContext {
     }
 
     /// `createSingleton` for an async lookup.
-    private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
+    private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
         let earlyMark = Coordinator.latestSequence
-        let box: AnyBox
+        let box: MadeValue
         do {
             box = try await constructBoxAsync(index, resolution)
         } catch {

@@ -47,7 +47,7 @@ extension ApplicationContext {
         case let .answered(kind):
             return kind
         case .singleton:
-            let box = try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> AnyBox? in
+            let box = try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> MadeValue? in
                 // A singleton a lookup this one runs inside of is making (this call comes
                 // from its `didInject`, say) cannot be looked at yet: left out, not a cycle.
                 if isMadeByOuterLookup(index, resolution) { return nil }
@@ -66,7 +66,7 @@ extension ApplicationContext {
         case let .answered(kind):
             return kind
         case .singleton:
-            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> AnyBox? in
+            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> MadeValue? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
                 return try await singletonBoxAsync(index, resolution)
             }
@@ -84,7 +84,7 @@ extension ApplicationContext {
 
     /// What singleton `index` says once looked at; `nil`: a lookup this one runs inside of is
     /// making it, so its kind stays unknown.
-    private func singletonKind<T>(_ index: Int, _ box: AnyBox?, _: T.Type) throws(ContextError) -> Kind<T> {
+    private func singletonKind<T>(_ index: Int, _ box: MadeValue?, _: T.Type) throws(ContextError) -> Kind<T> {
         guard let box else { return .unknown }
         guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
         return .yes(typed)

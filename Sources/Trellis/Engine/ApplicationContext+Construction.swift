@@ -22,17 +22,17 @@ extension ApplicationContext {
 
     /// Makes an object of definition `index` (not injected yet) and boxes it for caching as a
     /// singleton.
-    func constructBox(_ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
-        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> AnyBox {
-            AnyBox.holding(try context.closure(index, as: Object.self).run(context, index, resolution), isClassType: context.records[index].isClassType)
+    func constructBox(_ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
+        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
+            MadeValue.holding(try context.closure(index, as: Object.self).run(context, index, resolution), isClassType: context.records[index].isClassType)
         }
         return try constructBox(records[index].objectType, self, index, resolution)
     }
 
     /// Injects the singleton in `box`, made by definition `index`, in place.
-    func injectBox(_ box: AnyBox, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: AnyBox, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-            try context.injectMade(at: box.slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution)
+    func injectBox(_ box: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+            try box.withSlot { slot throws(ContextError) in try context.injectMade(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
         }
         try injectBox(records[index].objectType, self, box, index, resolution)
     }
@@ -59,17 +59,17 @@ extension ApplicationContext {
 
     /// `constructBox` for an async lookup: awaits an async closure, hops to the main actor for a
     /// main-actor one.
-    func constructBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> AnyBox {
-            AnyBox.holding(try await context.closure(index, as: Object.self).runAsync(context, index, resolution), isClassType: context.records[index].isClassType)
+    func constructBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+            MadeValue.holding(try await context.closure(index, as: Object.self).runAsync(context, index, resolution), isClassType: context.records[index].isClassType)
         }
         return try await constructBox(records[index].objectType, self, index, resolution)
     }
 
     /// `injectBox` for an async lookup: properties are filled by async lookups.
-    func injectBoxAsync(_ box: AnyBox, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: AnyBox, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-            try await context.injectMadeAsync(at: box.slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution)
+    func injectBoxAsync(_ box: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+            try await box.withSlot { slot async throws(ContextError) in try await context.injectMadeAsync(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
         }
         try await injectBox(records[index].objectType, self, box, index, resolution)
     }

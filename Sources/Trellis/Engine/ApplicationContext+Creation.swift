@@ -108,7 +108,7 @@ extension ApplicationContext {
     /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
-    func singletonBox(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+    func singletonBox(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
         let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try slot.acquireBlocking(resolution, { claim(index, resolution, waitsSynchronously: true) }) { return made }
         return try createSingleton(index, resolution, thread)
@@ -125,7 +125,7 @@ extension ApplicationContext {
 
     /// What a lookup in `resolution` does about singleton `index` now: the singleton's step of the
     /// creation state machine. Called with the lock held.
-    func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<AnyBox> {
+    func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
         if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].box!) }
         if records[index].scope == .weak, let box = liveWeakBox(index) { return .made(box) }
         if isClosed { return .failed(closedError(looking: table.keys[index])) }
@@ -178,13 +178,13 @@ extension ApplicationContext {
     /// The singleton is cached for this lookup before its properties are injected, so singletons
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
-    private func createSingleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> AnyBox {
+    private func createSingleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
         if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
         let earlyMark = Coordinator.latestSequence
-        let box: AnyBox
+        let box: MadeValue
         do throws(ContextError) {
             box = try constructBox(index, resolution)
         } catch {
@@ -205,7 +205,7 @@ extension ApplicationContext {
     /// The step after singleton `index`'s closure returned `box`, shared by both ways of making
     /// it: published at once when it has nothing to inject (`nil`), else cached for
     /// `resolution` while it is injected, and the mark that tells what was made since.
-    func publishedOrInjecting(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
+    func publishedOrInjecting(_ index: Int, _ box: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
         if try publishIfNothingToInject(index, box, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
             singletonMade(index, resolution)
             return nil
@@ -229,7 +229,7 @@ extension ApplicationContext {
     /// early reference could have given it an unfinished object to hold, and every one goes
     /// through `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`).
     /// Otherwise it waits for its group like any other.
-    func publishIfNothingToInject(_ index: Int, _ box: AnyBox, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
+    func publishIfNothingToInject(_ index: Int, _ box: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
         let nothingToInject = InjectionPlan.unretained(of: box.dynamicType).with { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
@@ -269,7 +269,7 @@ extension ApplicationContext {
 
     /// Caches `box` for `resolution` while it is injected; returns the mark that tells what
     /// was made since.
-    func beginInjecting(_ index: Int, _ box: AnyBox, _ resolution: Resolution) -> UInt64 {
+    func beginInjecting(_ index: Int, _ box: MadeValue, _ resolution: Resolution) -> UInt64 {
         let shareable = box.isReference
         return Coordinator.lock.withLock {
             states[index].box = box
@@ -288,13 +288,13 @@ extension ApplicationContext {
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
-            if let box = states[index].box.take() { garbage.append(box) }
+            if let box = states[index].box.take() { garbage.append(box.owner) }
             states[index].phase = .idle
             woken += wakeWaiters(index)
             var kept: [PublicationGroup.Pending] = []
             for pending in group.pending {
                 guard pending.sequence > mark else { kept.append(pending); continue }
-                if let box = pending.context.states[pending.index].box.take() { garbage.append(box) }
+                if let box = pending.context.states[pending.index].box.take() { garbage.append(box.owner) }
                 pending.context.states[pending.index].phase = .idle
                 woken += pending.context.wakeWaiters(pending.index)
                 garbage.append(pending.context)
@@ -318,7 +318,7 @@ extension ApplicationContext {
         var garbage: [AnyObject] = []
         var woken: [Resumption<Void>] = []
         var late: [AnyObject] = []
-        var mine: AnyBox?
+        var mine: MadeValue?
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
@@ -330,7 +330,7 @@ extension ApplicationContext {
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
-        let closedLate = late.contains { $0 === mine }
+        let closedLate = late.contains { $0 === mine?.owner }
         mine = nil
         LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
@@ -365,10 +365,10 @@ extension ApplicationContext {
             if context.isClosed {
                 // Made while its context was closing: never handed out by the context, and
                 // disposed by the lookup that made it.
-                if let box = context.states[index].box.take() { late.append(box) }
+                if let box = context.states[index].box.take() { late.append(box.owner) }
                 context.states[index].phase = .idle
             } else if let unkept = context.publishLocked(index, context.states[index].box!) {
-                garbage.append(unkept)
+                garbage.append(unkept.owner)
             }
             woken += context.wakeWaiters(index)
             garbage.append(context)
@@ -380,18 +380,18 @@ extension ApplicationContext {
     /// now on. Called with the lock held. A weak singleton is kept weakly instead: the strong
     /// box it no longer keeps is returned, for the caller to release after the lock.
     @inline(__always)
-    func publishLocked(_ index: Int, _ box: AnyBox) -> AnyBox? {
+    func publishLocked(_ index: Int, _ box: MadeValue) -> MadeValue? {
         states[index].madeOrder = Coordinator.nextSequence()
         states[index].phase = .idle
         if records[index].scope == .weak { return keepWeakly(index) }
-        records[index].published.store(box.slot, ordering: .releasing)
+        records[index].published.store(box.published(in: tables.cells, at: index), ordering: .releasing)
         return nil
     }
 
     /// Keeps weak singleton `index` weakly and hands back the strong box. Called with the lock
     /// held.
     @inline(never)
-    func keepWeakly(_ index: Int) -> AnyBox? {
+    func keepWeakly(_ index: Int) -> MadeValue? {
         let box = states[index].box.take()
         // Allocated under the lock, but no user code runs: the old reference's object is gone
         // or held by someone else (a `WeakReference` owns nothing).
@@ -402,11 +402,11 @@ extension ApplicationContext {
     /// A new box for weak singleton `index`'s object while it is alive, else `nil`. Called with
     /// the lock held: the box holds a strong reference, released by the caller after the lock.
     @inline(never)
-    func liveWeakBox(_ index: Int) -> AnyBox? {
+    func liveWeakBox(_ index: Int) -> MadeValue? {
         guard let object = states[index].weakObject?.object else { return nil }
-        func box<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> AnyBox {
+        func box<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> MadeValue {
             // The definition declares a class type (`createWeakSingleton`'s `AnyObject` bound).
-            AnyBox.holding(object as! Object, isClassType: isClassType)
+            MadeValue.holding(object as! Object, isClassType: isClassType)
         }
         return box(records[index].objectType, object, isClassType: records[index].isClassType)
     }

@@ -1,8 +1,8 @@
-/// An `AnyBox` handed from one task to another.
+/// A `MadeValue` handed from one task to another.
 struct SendableBox: @unchecked Sendable {
-    // Safe: a box is immutable once made (its header is written before anyone else sees it, and
-    // its value is only copied out); `ManagedBuffer` is not `Sendable` only because buffers in
-    // general are mutable.
-    let box: AnyBox
-    init(_ box: AnyBox) { self.box = box }
+    // Safe: a made value is immutable once made (a box's header is written before anyone else
+    // sees it, and its value is only copied out; an object is only handed out by reference, as
+    // every lookup hands it out).
+    let box: MadeValue
+    init(_ box: MadeValue) { self.box = box }
 }

@@ -45,6 +45,11 @@ struct HeapBuffer<Element: ~Copyable> {
     /// none; `source`'s hold none afterwards.
     func moveInitialize(from source: HeapBuffer, count: Int) { start.moveInitialize(from: source.start, count: count) }
 
+    /// Element `index`'s memory as a slot, valid until the buffer is freed: where a context
+    /// publishes a made singleton that is its own cell (`RecordBuffer.cells`).
+    @inline(__always)
+    func slot(at index: Int) -> ValueSlot { ValueSlot(rawValue: UnsafeMutableRawPointer(start + index)) }
+
     /// Destroys the first `count` elements.
     func deinitialize(count: Int) { start.deinitialize(count: count) }
 

@@ -1,4 +1,4 @@
-/// What `AnyBox` (a made singleton's storage) needs of `ManagedBuffer` beyond its safe API:
+/// What `ValueBox` (a made singleton's storage) needs of `ManagedBuffer` beyond its safe API:
 /// every singleton made is boxed, and every lookup that copies one out reads the box's header.
 extension ManagedBuffer {
     /// A new instance of the subclass this is called on, as that subclass: `create` allocates

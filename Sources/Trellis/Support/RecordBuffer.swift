@@ -1,25 +1,33 @@
-/// A context's per-definition state: a `DefinitionRecord` and a `CreationState` for each
+/// A context's per-definition state: a `DefinitionRecord`, a `CreationState` and a cell for each
 /// definition, in one allocation (a context made per request pays for every `malloc`), made
 /// and freed with the context.
 ///
-/// Two buffers rather than one of pairs: the creation state, written under the coordinator's
+/// Side by side rather than interleaved: the creation state, written under the coordinator's
 /// lock, must not share a record with the fields lock-free lookups read (`CreationState`).
 struct RecordBuffer {
     /// One record per definition, in declaration order.
     let records: HeapBuffer<DefinitionRecord>
     /// Per definition: its creation state.
     let states: HeapBuffer<CreationState>
+    /// Per definition: where a made singleton of a class type is published, the object itself
+    /// (`MadeValue`), unretained: the definition's state holds it for the context's life. Written
+    /// once, when published, and read only after (uninitialised until then, and trivial: nothing
+    /// to make or destroy with the context). Apart from the states for the same reason as the
+    /// records: lock-free lookups read a published cell.
+    let cells: HeapBuffer<Unretained<AnyObject>>
 
     /// Records for `count` definitions, each made by `record`, and as many idle states.
     @inline(__always)
     init(count: Int, record: (Int) -> DefinitionRecord) {
         let capacity = max(count, 1)
-        let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment)
+        let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment, MemoryLayout<Unretained<AnyObject>>.alignment)
         let recordBytes = (MemoryLayout<DefinitionRecord>.stride * capacity + alignment - 1) & ~(alignment - 1)
-        // One block: the records, then the states from the first aligned offset after them.
-        let block = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + MemoryLayout<CreationState>.stride * capacity, alignment: alignment)
+        let stateBytes = (MemoryLayout<CreationState>.stride * capacity + alignment - 1) & ~(alignment - 1)
+        // One block: the records, the states, then the cells, each from an aligned offset.
+        let block = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + stateBytes + MemoryLayout<Unretained<AnyObject>>.stride * capacity, alignment: alignment)
         records = HeapBuffer(uninitialized: block.bindMemory(to: DefinitionRecord.self, capacity: capacity), count: count)
         states = HeapBuffer(uninitialized: (block + recordBytes).bindMemory(to: CreationState.self, capacity: capacity), count: count)
+        cells = HeapBuffer(uninitialized: (block + recordBytes + stateBytes).bindMemory(to: Unretained<AnyObject>.self, capacity: capacity), count: count)
         for index in 0..<count {
             records.initialize(index, to: record(index))
             states.initialize(index, to: CreationState())

@@ -1,4 +1,5 @@
-/// A made singleton, type-erased: its value lives in `slot`, as the type `objectType`.
+/// A made singleton that is not an instance of a class type, type-erased: its value lives in
+/// `slot`, as the type `objectType`. (An instance of a class type needs no box: `MadeValue`.)
 ///
 /// One allocation holds the box's fields and, in its tail, the value, aligned to a cache line
 /// and alone on it: threads copying the value out never share a line with a reference count
@@ -7,7 +8,7 @@
 /// metadata (a hash-table lookup) every time a singleton is made, which a context made per
 /// request pays for each of its singletons; the value's type is opened from `objectType` where
 /// it is needed instead.
-final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
+final class ValueBox: ManagedBuffer<ValueBox.Header, UInt8> {
     // Not `Sendable` (`ManagedBuffer` is not), though safe to share: the header is written once,
     // while the box is made, and immutable after; the value is only copied out. The boxed
     // object itself is the user's: the context only hands out copies of the reference and
@@ -25,10 +26,10 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     }
 
     /// Moves `value` into a new box.
-    static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> AnyBox {
+    static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> ValueBox {
         let lines = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
         let isReference = isClassType || type(of: copy value as Any) is AnyClass
-        let box = AnyBox.make(minimumCapacity: lines + 63) { buffer in
+        let box = ValueBox.make(minimumCapacity: lines + 63) { buffer in
             Header(objectType: Object.self, slot: buffer.cacheLineSlot(), isReference: isReference, isClassType: isClassType)
         }
         box.fields.slot.initialize(as: Object.self, to: value)

@@ -1,0 +1,128 @@
+/// A made singleton as the engine hands it around: an instance of a class type by its own
+/// reference, any other value in a `ValueBox`.
+///
+/// Most singletons are instances of a class type, and a context made per request makes several:
+/// each would otherwise cost a box (an allocation, its header, its release) for a value that is
+/// one reference. Such an object is published in its definition's cell (`RecordBuffer.cells`),
+/// which lookups read as they read a box's value.
+struct MadeValue {
+    private enum Storage {
+        /// An instance of the definition's declared class type `declared`.
+        case object(AnyObject, declared: Any.Type)
+        case boxed(ValueBox)
+    }
+
+    private let storage: Storage
+
+    /// Takes `value`, made by a definition declaring `Object` (a class type when `isClassType`).
+    static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> MadeValue {
+        guard isClassType else { return MadeValue(storage: .boxed(ValueBox.holding(value, isClassType: false))) }
+        // A class type's value is one strong reference: moved through a slot as the object it
+        // is, without a dynamic cast.
+        // (A copy: the closure cannot consume `value`; an `Optional<Object>` to move it through
+        // would ask the runtime for its metadata, unspecialised here.)
+        let object = ValueSlot.making(AnyObject.self) { $0.initialize(as: Object.self, to: copy value) }
+        return MadeValue(storage: .object(object, declared: Object.self))
+    }
+
+    /// What keeps the value alive: the object itself, or its box. Held by the definition's
+    /// state; released after the lock (the object's `deinit` is user code).
+    var owner: AnyObject {
+        switch storage {
+        case let .object(object, _): object
+        case let .boxed(box): box
+        }
+    }
+
+    /// The declared type's identity.
+    var typeID: ObjectIdentifier {
+        switch storage {
+        case let .object(_, declared): ObjectIdentifier(declared)
+        case let .boxed(box): box.typeID
+        }
+    }
+
+    /// The value is a class instance (also when declared as an existential): an early reference
+    /// to it is the object itself, not a copy.
+    var isReference: Bool {
+        switch storage {
+        case .object: true
+        case let .boxed(box): box.isReference
+        }
+    }
+
+    /// The value, as an `Any`.
+    var anyValue: Any {
+        switch storage {
+        case let .object(object, _): object
+        case let .boxed(box): box.anyValue
+        }
+    }
+
+    /// The value's dynamic type.
+    var dynamicType: Any.Type {
+        switch storage {
+        case let .object(object, _): type(of: object)
+        case let .boxed(box): box.dynamicType
+        }
+    }
+
+    /// Copies the value into `result`, an empty slot of the declared type.
+    func copy(into result: ValueSlot) {
+        switch storage {
+        // A class type's slot holds one reference, written as the object it is.
+        case let .object(object, _): result.initialize(as: AnyObject.self, to: object)
+        case let .boxed(box): box.copy(into: result)
+        }
+    }
+
+    /// A copy of the value as a `T`, the declared type.
+    func value<T>(as type: T.Type) -> T {
+        ValueSlot.making(T.self) { copy(into: $0) }
+    }
+
+    /// Runs `body` with the value in a slot of the declared type, to inject it in place: the
+    /// box's own, or (a class instance, injected through its reference) a temporary one.
+    func withSlot<R, Failure: Error>(_ body: (ValueSlot) throws(Failure) -> R) throws(Failure) -> R {
+        switch storage {
+        case let .boxed(box):
+            return try body(box.slot)
+        case let .object(object, _):
+            return try ValueSlot.withTemporary(for: AnyObject.self) { slot throws(Failure) -> R in
+                slot.initialize(as: AnyObject.self, to: object)
+                defer { slot.deinitialize(as: AnyObject.self) }
+                return try body(slot)
+            }
+        }
+    }
+
+    /// `withSlot` for an async injection, whose slot must outlive a suspension: a heap slot for
+    /// a class instance's reference.
+    func withSlot<R, Failure: Error>(_ body: (ValueSlot) async throws(Failure) -> R) async throws(Failure) -> R {
+        switch storage {
+        case let .boxed(box):
+            return try await body(box.slot)
+        case let .object(object, _):
+            let slot = ValueSlot.allocate(for: AnyObject.self)
+            slot.initialize(as: AnyObject.self, to: object)
+            defer {
+                slot.deinitialize(as: AnyObject.self)
+                slot.deallocate()
+            }
+            return try await body(slot)
+        }
+    }
+
+    /// The slot lookups read once the value is published: the box's, or cell `index` of
+    /// `cells` (empty until now), which then refers to the object (kept alive by whoever keeps
+    /// this value: the definition's state). Called with the lock held.
+    func published(in cells: HeapBuffer<Unretained<AnyObject>>, at index: Int) -> ValueSlot {
+        switch storage {
+        case let .boxed(box):
+            return box.slot
+        case let .object(object, _):
+            cells.initialize(index, to: Unretained(object))
+            return cells.slot(at: index)
+        }
+    }
+}
