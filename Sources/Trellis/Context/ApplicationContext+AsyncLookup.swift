@@ -79,7 +79,9 @@ extension ApplicationContext {
         }
         let value: Any
         if records[index].scope == .prototype {
-            value = try await makeAnyAsync(index, from: requester)
+            value = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> Any in
+                try await makeAnyAsync(index, resolution)
+            }
         } else {
             let box: MadeValue
             if records[index].published.load(ordering: .acquiring) != nil {
@@ -97,16 +99,8 @@ extension ApplicationContext {
         throw .mismatch(key, value, as: T.self, path: (requester?.path ?? []) + [key])
     }
 
-    /// Makes the object of definition `index` as its definition declares it, by an async lookup.
-    func makeAnyAsync(_ index: Int, from requester: AsyncRequester?) async throws(ContextError) -> Any {
-        if records[index].scope != .prototype, records[index].published.load(ordering: .acquiring) != nil {
-            return Coordinator.lock.withLock { states[index].box! }.anyValue
-        }
-        return try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> Any in
-            try await makeAnyAsync(index, resolution)
-        }
-    }
-
+    /// Makes the object of definition `index` as its definition declares it, by an async lookup
+    /// in `resolution`.
     func makeAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
         if records[index].scope == .prototype {
             return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in

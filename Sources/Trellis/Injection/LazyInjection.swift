@@ -107,7 +107,14 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         let resolution = Resolution(session: .plain, isAsync: true)
         if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution) }) { return made }
         let result: Result<Value, ContextError>
-        do throws(ContextError) { result = .success(try await lookUpAsync(naming)) } catch { result = .failure(error) }
+        do throws(ContextError) {
+            switch try target(naming) {
+            case let .found(context, key): result = .success(try await context.object(key, as: Value.self))
+            case let .missing(key): result = .success(try missing(key, naming))
+            }
+        } catch {
+            result = .failure(error)
+        }
         return try finish(resolution, result)
     }
 
@@ -163,12 +170,28 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return context
     }
 
-    private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
+    /// What a first read looks up: the one step of both first reads, which differ only in how
+    /// they look the key up (block or await).
+    private enum Target {
+        /// `key` answers in `context`'s chain; the dependency edge is recorded.
+        case found(context: ApplicationContext, key: String)
+        /// Nothing answers to `key`: the default, `nil` of an optional, or an error.
+        case missing(key: String)
+    }
+
+    private func target(_ naming: PropertyNaming?) throws(ContextError) -> Target {
         let context = try liveContext()
         let key = try resolvedKey(in: context, naming)
-        guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return try missing(key, naming) }
+        guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return .missing(key: key) }
         recordEdge(to: found, in: context)
-        return try context.object(key, as: Value.self)
+        return .found(context: context, key: key)
+    }
+
+    private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
+        switch try target(naming) {
+        case let .found(context, key): try context.object(key, as: Value.self)
+        case let .missing(key): try missing(key, naming)
+        }
     }
 
     /// The owner's definition depends on what the property names, from its first read on.
@@ -177,14 +200,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         context.journal.record(Edge(from: requester, levels: found.levels, to: found.index, label: field))
     }
 
-    private func lookUpAsync(_ naming: PropertyNaming?) async throws(ContextError) -> Value {
-        let context = try liveContext()
-        let key = try resolvedKey(in: context, naming)
-        guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return try missing(key, naming) }
-        recordEdge(to: found, in: context)
-        return try await context.object(key, as: Value.self)
-    }
-
+    /// Nothing answers to `key`: the default, or `nil` of an optional, or an error.
     private func missing(_ key: String, _ naming: PropertyNaming?) throws(ContextError) -> Value {
         if let fallback { return fallback }
         let owner = naming?.ownerName ?? declaration.map { "\($0.owner)" } ?? "the object declared at \(file):\(line)"
