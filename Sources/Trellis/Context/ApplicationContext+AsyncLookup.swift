@@ -83,16 +83,16 @@ extension ApplicationContext {
                 try await makeAnyAsync(index, resolution)
             }
         } else {
-            let box: MadeValue
+            let made: MadeValue
             if records[index].published.load(ordering: .acquiring) != nil {
-                box = Coordinator.lock.withLock { states[index].box! }
+                made = Coordinator.lock.withLock { states[index].made! }
             } else {
-                box = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
-                    try await singletonBoxAsync(index, resolution)
+                made = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
+                    try await singletonAsync(index, resolution)
                 }
             }
-            if box.typeID == ObjectIdentifier(T.self) { return box.value(as: T.self) }
-            value = box.anyValue
+            if made.typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
+            value = made.anyValue
         }
         if let typed = value as? T { return typed }
         let key = table.keys[index]
@@ -107,7 +107,7 @@ extension ApplicationContext {
                 try await constructAnyAsync(index, resolution)
             }
         }
-        return try await singletonBoxAsync(index, resolution).anyValue
+        return try await singletonAsync(index, resolution).anyValue
     }
 
     /// `makePrototype` for an async lookup.
@@ -121,9 +121,9 @@ extension ApplicationContext {
         return made
     }
 
-    /// `singletonBox` for an async lookup: waits by suspending, and may make async definitions.
-    func singletonBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        if records[index].runsOnMainActor { return try await singletonBoxOnMainActor(index, resolution) }
+    /// `singleton` for an async lookup: waits by suspending, and may make async definitions.
+    func singletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        if records[index].runsOnMainActor { return try await singletonOnMainActor(index, resolution) }
         let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try await slot.acquireSuspending(resolution, { claim(index, resolution, waitsSynchronously: false) }) { return made }
         return try await createSingletonAsync(index, resolution)
@@ -136,20 +136,20 @@ extension ApplicationContext {
     /// only possible owners run there too or fail at once (`MainActorRequired`), so waiting is
     /// safe. While the hop is pending, a synchronous lookup on the main actor waiting for
     /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
-    private func singletonBoxOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].box! } }
+    private func singletonOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].made! } }
         resolution.setAwaitsMainActor(true)
         defer { resolution.setAwaitsMainActor(false) }
         do {
             // A main-actor closure called from here: no hop when the caller is on the main actor
             // already (`MainActor.run` would hop off it and back).
-            let onMainActor: @MainActor @Sendable () throws -> SendableBox = {
+            let onMainActor: @MainActor @Sendable () throws -> SendableMadeValue = {
                 let thread = ThreadState.current
-                return SendableBox(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
-                    try self.singletonBox(index, resolution, thread)
+                return SendableMadeValue(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
+                    try self.singleton(index, resolution, thread)
                 })
             }
-            return try await onMainActor().box
+            return try await onMainActor().value
         } catch let error as ContextError {
             throw error
         } catch {
@@ -163,23 +163,23 @@ extension ApplicationContext {
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
         let earlyMark = Coordinator.latestSequence
-        let box: MadeValue
+        let made: MadeValue
         do {
-            box = try await constructBoxAsync(index, resolution)
+            made = try await constructSingletonAsync(index, resolution)
         } catch {
             abandon(index)
             throw error
         }
         // No count of wrappers made on one thread here (an async closure may hop threads): the
         // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try publishedOrInjecting(index, box, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return box }
+        guard let mark = try publishedOrInjecting(index, made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
         do {
-            try await injectBoxAsync(box, index, resolution)
+            try await injectSingletonAsync(made, index, resolution)
         } catch {
             failInjecting(index, resolution, since: mark)
             throw error
         }
         try finishCreating(index, resolution)
-        return box
+        return made
     }
 }

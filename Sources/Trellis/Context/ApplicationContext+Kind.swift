@@ -47,13 +47,13 @@ extension ApplicationContext {
         case let .answered(kind):
             return kind
         case .singleton:
-            let box = try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> MadeValue? in
+            let made = try Resolution.run(from: nil) { resolution, thread throws(ContextError) -> MadeValue? in
                 // A singleton a lookup this one runs inside of is making (this call comes
                 // from its `didInject`, say) cannot be looked at yet: left out, not a cycle.
                 if isMadeByOuterLookup(index, resolution) { return nil }
-                return try singletonBox(index, resolution, thread)
+                return try singleton(index, resolution, thread)
             }
-            return try singletonKind(index, box, T.self)
+            return try singletonKind(index, made, T.self)
         case .probe:
             let probe = try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Any? in try self.probe(index, resolution) }
             return try probed(index, probe, T.self)
@@ -66,11 +66,11 @@ extension ApplicationContext {
         case let .answered(kind):
             return kind
         case .singleton:
-            let box = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> MadeValue? in
+            let made = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> MadeValue? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
-                return try await singletonBoxAsync(index, resolution)
+                return try await singletonAsync(index, resolution)
             }
-            return try singletonKind(index, box, T.self)
+            return try singletonKind(index, made, T.self)
         case .probe:
             let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
@@ -84,9 +84,9 @@ extension ApplicationContext {
 
     /// What singleton `index` says once looked at; `nil`: a lookup this one runs inside of is
     /// making it, so its kind stays unknown.
-    private func singletonKind<T>(_ index: Int, _ box: MadeValue?, _: T.Type) throws(ContextError) -> Kind<T> {
-        guard let box else { return .unknown }
-        guard let typed = box.anyValue as? T else { return try notOfKind(index, box.anyValue, T.self) }
+    private func singletonKind<T>(_ index: Int, _ made: MadeValue?, _: T.Type) throws(ContextError) -> Kind<T> {
+        guard let made else { return .unknown }
+        guard let typed = made.anyValue as? T else { return try notOfKind(index, made.anyValue, T.self) }
         return .yes(typed)
     }
 

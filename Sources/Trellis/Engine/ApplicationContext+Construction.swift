@@ -22,19 +22,19 @@ extension ApplicationContext {
 
     /// Makes an object of definition `index` (not injected yet) and boxes it for caching as a
     /// singleton.
-    func constructBox(_ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
-        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
+    func constructSingleton(_ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
+        func constructSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
             MadeValue.holding(try context.closure(index, as: Object.self).run(context, index, resolution), isClassType: context.records[index].isClassType)
         }
-        return try constructBox(records[index].objectType, self, index, resolution)
+        return try constructSingleton(records[index].objectType, self, index, resolution)
     }
 
-    /// Injects the singleton in `box`, made by definition `index`, in place.
-    func injectBox(_ box: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-            try box.withSlot { slot throws(ContextError) in try context.injectMade(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
+    /// Injects `made`, the singleton of definition `index`, in place.
+    func injectSingleton(_ made: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+        func injectSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
+            try made.withSlot { slot throws(ContextError) in try context.injectMade(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
         }
-        try injectBox(records[index].objectType, self, box, index, resolution)
+        try injectSingleton(records[index].objectType, self, made, index, resolution)
     }
 
     /// Makes and injects an object of definition `index`, returned as `Any` (lookups whose type
@@ -57,21 +57,21 @@ extension ApplicationContext {
 
     // MARK: Asynchronous
 
-    /// `constructBox` for an async lookup: awaits an async closure, hops to the main actor for a
+    /// `constructSingleton` for an async lookup: awaits an async closure, hops to the main actor for a
     /// main-actor one.
-    func constructBoxAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        func constructBox<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+    func constructSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        func constructSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
             MadeValue.holding(try await context.closure(index, as: Object.self).runAsync(context, index, resolution), isClassType: context.records[index].isClassType)
         }
-        return try await constructBox(records[index].objectType, self, index, resolution)
+        return try await constructSingleton(records[index].objectType, self, index, resolution)
     }
 
-    /// `injectBox` for an async lookup: properties are filled by async lookups.
-    func injectBoxAsync(_ box: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        func injectBox<Object>(_: Object.Type, _ context: ApplicationContext, _ box: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-            try await box.withSlot { slot async throws(ContextError) in try await context.injectMadeAsync(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
+    /// `injectSingleton` for an async lookup: properties are filled by async lookups.
+    func injectSingletonAsync(_ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        func injectSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+            try await made.withSlot { slot async throws(ContextError) in try await context.injectMadeAsync(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
         }
-        try await injectBox(records[index].objectType, self, box, index, resolution)
+        try await injectSingleton(records[index].objectType, self, made, index, resolution)
     }
 
     /// `constructAny` for an async lookup.

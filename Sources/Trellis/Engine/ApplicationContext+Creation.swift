@@ -17,7 +17,7 @@ extension ApplicationContext {
                     try construct(index, into: result, resolution)
                 }
             } else {
-                try singletonBox(index, resolution, thread).copy(into: result)
+                try singleton(index, resolution, thread).copy(into: result)
             }
             return .madeInto
         }
@@ -37,7 +37,7 @@ extension ApplicationContext {
                     try constructAny(index, resolution)
                 }
             }
-            return try singletonBox(index, resolution, thread).anyValue
+            return try singleton(index, resolution, thread).anyValue
         }
     }
 
@@ -108,7 +108,7 @@ extension ApplicationContext {
     /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
-    func singletonBox(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
+    func singleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
         let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try slot.acquireBlocking(resolution, { claim(index, resolution, waitsSynchronously: true) }) { return made }
         return try createSingleton(index, resolution, thread)
@@ -126,8 +126,8 @@ extension ApplicationContext {
     /// What a lookup in `resolution` does about singleton `index` now: the singleton's step of the
     /// creation state machine. Called with the lock held.
     func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
-        if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].box!) }
-        if records[index].scope == .weak, let box = liveWeakBox(index) { return .made(box) }
+        if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].made!) }
+        if records[index].scope == .weak, let made = liveWeakSingleton(index) { return .made(made) }
         if isClosed { return .failed(closedError(looking: table.keys[index])) }
         let phase = states[index].phase
         switch phase {
@@ -138,7 +138,7 @@ extension ApplicationContext {
         case let .deferred(group, _) where group.root === resolution.group.root:
             // Finished, waiting to be published with this lookup's own group.
             group.root.lastEarlyReference = Coordinator.nextSequence()
-            return .made(states[index].box!)
+            return .made(states[index].made!)
         case .making, .injecting, .deferred:
             if let waited = Coordinator.cycle(through: phase, to: resolution) {
                 let cyclePath = resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [table.keys[index]] + waited
@@ -158,7 +158,7 @@ extension ApplicationContext {
                 guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
                 ownerGroup.lastEarlyReference = Coordinator.nextSequence()
-                return .made(states[index].box!)
+                return .made(states[index].made!)
             }
             if waitsSynchronously {
                 // A synchronous caller never waits for async work: not for an async definition,
@@ -184,33 +184,33 @@ extension ApplicationContext {
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
         let earlyMark = Coordinator.latestSequence
-        let box: MadeValue
+        let made: MadeValue
         do throws(ContextError) {
-            box = try constructBox(index, resolution)
+            made = try constructSingleton(index, resolution)
         } catch {
             abandon(index)
             throw error
         }
-        guard let mark = try publishedOrInjecting(index, box, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return box }
+        guard let mark = try publishedOrInjecting(index, made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
         do throws(ContextError) {
-            try injectBox(box, index, resolution)
+            try injectSingleton(made, index, resolution)
         } catch {
             failInjecting(index, resolution, since: mark)
             throw error
         }
         try finishCreating(index, resolution)
-        return box
+        return made
     }
 
-    /// The step after singleton `index`'s closure returned `box`, shared by both ways of making
+    /// The step after singleton `index`'s closure returned `made`, shared by both ways of making
     /// it: published at once when it has nothing to inject (`nil`), else cached for
     /// `resolution` while it is injected, and the mark that tells what was made since.
-    func publishedOrInjecting(_ index: Int, _ box: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
-        if try publishIfNothingToInject(index, box, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
+    func publishedOrInjecting(_ index: Int, _ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
+        if try publishIfNothingToInject(index, made, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
             singletonMade(index, resolution)
             return nil
         }
-        return beginInjecting(index, box, resolution)
+        return beginInjecting(index, made, resolution)
     }
 
     /// The last step of making singleton `index`, injected: published with its group.
@@ -229,8 +229,8 @@ extension ApplicationContext {
     /// early reference could have given it an unfinished object to hold, and every one goes
     /// through `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`).
     /// Otherwise it waits for its group like any other.
-    func publishIfNothingToInject(_ index: Int, _ box: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
-        let nothingToInject = InjectionPlan.unretained(of: box.dynamicType).with { plan in
+    func publishIfNothingToInject(_ index: Int, _ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
+        let nothingToInject = InjectionPlan.unretained(of: made.dynamicType).with { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
         guard nothingToInject else { return false }
@@ -240,8 +240,8 @@ extension ApplicationContext {
             lock.unlock()
             return false
         }
-        states[index].box = box
-        let unkept = publishLocked(index, box)
+        states[index].made = made
+        let unkept = publishLocked(index, made)
         let woken = wakeWaiters(index)
         lock.broadcast()
         lock.unlock()
@@ -267,12 +267,12 @@ extension ApplicationContext {
         for task in woken { task.resume() }
     }
 
-    /// Caches `box` for `resolution` while it is injected; returns the mark that tells what
+    /// Caches `made` for `resolution` while it is injected; returns the mark that tells what
     /// was made since.
-    func beginInjecting(_ index: Int, _ box: MadeValue, _ resolution: Resolution) -> UInt64 {
-        let shareable = box.isReference
+    func beginInjecting(_ index: Int, _ made: MadeValue, _ resolution: Resolution) -> UInt64 {
+        let shareable = made.isReference
         return Coordinator.lock.withLock {
-            states[index].box = box
+            states[index].made = made
             states[index].phase = .injecting(owner: resolution, depth: resolution.depth, shareable: shareable)
             resolution.group.root.injectors.append(.init(resolution: resolution, depth: resolution.depth))
             return Coordinator.nextSequence()
@@ -288,13 +288,13 @@ extension ApplicationContext {
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
-            if let box = states[index].box.take() { garbage.append(box.owner) }
+            if let made = states[index].made.take() { garbage.append(made.owner) }
             states[index].phase = .idle
             woken += wakeWaiters(index)
             var kept: [PublicationGroup.Pending] = []
             for pending in group.pending {
                 guard pending.sequence > mark else { kept.append(pending); continue }
-                if let box = pending.context.states[pending.index].box.take() { garbage.append(box.owner) }
+                if let made = pending.context.states[pending.index].made.take() { garbage.append(made.owner) }
                 pending.context.states[pending.index].phase = .idle
                 woken += pending.context.wakeWaiters(pending.index)
                 garbage.append(pending.context)
@@ -323,7 +323,7 @@ extension ApplicationContext {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
             guard case let .injecting(_, _, shareable) = states[index].phase else { return }
-            mine = states[index].box
+            mine = states[index].made
             states[index].phase = .deferred(group: group, shareable: shareable)
             group.pending.append(.init(context: self, index: index, sequence: Coordinator.nextSequence()))
             if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
@@ -350,7 +350,7 @@ extension ApplicationContext {
             return false
         }
         group.injectors.removeAll(keepingCapacity: true)
-        let unkept = publishLocked(index, states[index].box!)
+        let unkept = publishLocked(index, states[index].made!)
         lock.broadcast()
         lock.unlock()
         withExtendedLifetime(unkept) {}
@@ -365,9 +365,9 @@ extension ApplicationContext {
             if context.isClosed {
                 // Made while its context was closing: never handed out by the context, and
                 // disposed by the lookup that made it.
-                if let box = context.states[index].box.take() { late.append(box.owner) }
+                if let made = context.states[index].made.take() { late.append(made.owner) }
                 context.states[index].phase = .idle
-            } else if let unkept = context.publishLocked(index, context.states[index].box!) {
+            } else if let unkept = context.publishLocked(index, context.states[index].made!) {
                 garbage.append(unkept.owner)
             }
             woken += context.wakeWaiters(index)
@@ -376,39 +376,39 @@ extension ApplicationContext {
         group.pending.removeAll(keepingCapacity: true)
     }
 
-    /// Publishes singleton `index`, whose box (`box`) is in place: lock-free lookups see it from
+    /// Publishes singleton `index`, whose value (`made`) is in place: lock-free lookups see it from
     /// now on. Called with the lock held. A weak singleton is kept weakly instead: the strong
-    /// box it no longer keeps is returned, for the caller to release after the lock.
+    /// value it no longer keeps is returned, for the caller to release after the lock.
     @inline(__always)
-    func publishLocked(_ index: Int, _ box: MadeValue) -> MadeValue? {
+    func publishLocked(_ index: Int, _ made: MadeValue) -> MadeValue? {
         states[index].madeOrder = Coordinator.nextSequence()
         states[index].phase = .idle
         if records[index].scope == .weak { return keepWeakly(index) }
-        records[index].published.store(box.published(in: tables.cells, at: index), ordering: .releasing)
+        records[index].published.store(made.published(in: tables.cells, at: index), ordering: .releasing)
         return nil
     }
 
-    /// Keeps weak singleton `index` weakly and hands back the strong box. Called with the lock
+    /// Keeps weak singleton `index` weakly and hands back the strong value. Called with the lock
     /// held.
     @inline(never)
     func keepWeakly(_ index: Int) -> MadeValue? {
-        let box = states[index].box.take()
+        let made = states[index].made.take()
         // Allocated under the lock, but no user code runs: the old reference's object is gone
         // or held by someone else (a `WeakReference` owns nothing).
-        states[index].weakObject = box.map { WeakReference($0.anyValue as AnyObject) }
-        return box
+        states[index].weakObject = made.map { WeakReference($0.anyValue as AnyObject) }
+        return made
     }
 
-    /// A new box for weak singleton `index`'s object while it is alive, else `nil`. Called with
-    /// the lock held: the box holds a strong reference, released by the caller after the lock.
+    /// Weak singleton `index`'s object, strongly held, while it is alive, else `nil`. Called with
+    /// the lock held: the value holds a strong reference, released by the caller after the lock.
     @inline(never)
-    func liveWeakBox(_ index: Int) -> MadeValue? {
+    func liveWeakSingleton(_ index: Int) -> MadeValue? {
         guard let object = states[index].weakObject?.object else { return nil }
-        func box<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> MadeValue {
+        func made<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> MadeValue {
             // The definition declares a class type (`createWeakSingleton`'s `AnyObject` bound).
             MadeValue.holding(object as! Object, isClassType: isClassType)
         }
-        return box(records[index].objectType, object, isClassType: records[index].isClassType)
+        return made(records[index].objectType, object, isClassType: records[index].isClassType)
     }
 
     /// Whether weak singleton `index` is alive now.

@@ -6,7 +6,7 @@ struct CreationState {
     var phase = CreationPhase.idle
     /// The singleton, from the end of its closure on; published when the record's `published`
     /// is set. Never released while the lock is held (its `deinit` is user code).
-    var box: MadeValue?
+    var made: MadeValue?
     /// Tasks waiting for this singleton.
     var asyncWaiters: [AsyncWaiter] = []
     /// When it was published, in `Coordinator.nextSequence()` order (disposal order).

@@ -194,7 +194,7 @@ struct ContextClosing {
                     let handOver = UncheckedSendable(disposable)
                     ending = await BoundedDisposal.run(until: deadline, blocking: { try handOver.value.dispose() })
                 } else {
-                    let handOver = UncheckedSendable((singleton.disposal, singleton.box.anyValue))
+                    let handOver = UncheckedSendable((singleton.disposal, singleton.value.anyValue))
                     ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1) })
                 }
                 switch ending {
@@ -205,7 +205,7 @@ struct ContextClosing {
                 continue
             }
             do {
-                try await singleton.disposal.perform(on: singleton.box.anyValue)
+                try await singleton.disposal.perform(on: singleton.value.anyValue)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }
@@ -218,11 +218,11 @@ struct ContextClosing {
     /// neither disposal protocol is left out without a cast (`Disposal.isNever`).
     private static func disposables(_ made: [DisposalOrder.Made]) -> [DisposalOrder.Made] {
         var disposables: [DisposalOrder.Made] = []
-        // By index, the type read from the box: a request's objects, none of them disposable,
+        // By index, the type read from the made value: a request's objects, none of them disposable,
         // are then skipped without copying an entry or a value (a retain and release each).
-        for position in made.indices where !Disposal.isNever(type: made[position].box.dynamicType) {
+        for position in made.indices where !Disposal.isNever(type: made[position].value.dynamicType) {
             var singleton = made[position]
-            singleton.disposal = Disposal(of: singleton.box.anyValue)
+            singleton.disposal = Disposal(of: singleton.value.anyValue)
             if case .none = singleton.disposal { continue }
             disposables.append(singleton)
         }
@@ -236,8 +236,8 @@ struct ContextClosing {
     private func closeIfNothingToDisposeLocked() -> Bool {
         for index in 0..<context.count where isMadeSingleton(index) {
             // A class instance's type is read from its isa; a value is left to the full close.
-            guard let box = context.states[index].box, box.isReference, context.records[index].isClassType,
-                  Disposal.isNever(type: box.dynamicType) else { return false }
+            guard let made = context.states[index].made, made.isReference, context.records[index].isClassType,
+                  Disposal.isNever(type: made.dynamicType) else { return false }
         }
         context.enter(.closed)
         Coordinator.lock.broadcast()
@@ -253,7 +253,7 @@ struct ContextClosing {
     /// the lock held.
     @inline(__always)
     private func isMadeSingleton(_ index: Int) -> Bool {
-        context.records[index].scope != .prototype && context.records[index].published.load(ordering: .relaxed) != nil && context.states[index].box != nil
+        context.records[index].scope != .prototype && context.records[index].published.load(ordering: .relaxed) != nil && context.states[index].made != nil
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.
@@ -263,7 +263,7 @@ struct ContextClosing {
         var made: [DisposalOrder.Made] = []
         for index in 0..<context.count where isMadeSingleton(index) {
             if made.isEmpty { made.reserveCapacity(context.count - index) }
-            made.append(DisposalOrder.Made(index: index, box: context.states[index].box!, madeOrder: context.states[index].madeOrder))
+            made.append(DisposalOrder.Made(index: index, value: context.states[index].made!, madeOrder: context.states[index].madeOrder))
         }
         return made
     }

@@ -5,7 +5,7 @@
 enum DisposalOrder {
     struct Made {
         let index: Int
-        let box: MadeValue
+        let value: MadeValue
         let madeOrder: UInt64
         /// How it is disposed: classified once per close (`ApplicationContext.disposables`), by
         /// a cast that must not run under the lock.
