@@ -1,5 +1,9 @@
+/// What one definition of this context makes, as a lookup by type (`TypeLookup`) asks it: known
+/// from the declared type, the cache or a made singleton, or found out by making the object.
 extension ApplicationContext {
+    /// Whether a definition makes `T`s.
     enum Kind<T> {
+        /// No object of the definition is a `T`.
         case no
         /// A `T`; its value when it is a singleton (made now if it was not).
         case yes(T?)
