@@ -36,6 +36,7 @@ extension ApplicationContext {
     }
 
     /// Bookkeeping after singleton `index` was made and injected, its frame still pushed.
+    @inline(__always)
     func singletonMade(_ index: Int, _ resolution: Resolution) {
         records[index].edgesRecorded.store(true, ordering: .relaxed)
         if resolution.collectsStartup { noteStartup(index, resolution) }
