@@ -142,7 +142,7 @@ extension ApplicationContext {
         for position in plan.fields.indices {
             _ = try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: false)
         }
-        guard let unaware = try fieldsFilled(plan, in: fields, object: object) else { return }
+        guard let unaware = fieldsFilled(plan, in: fields, object: object) else { return }
         // Aware only on the main actor: called there, or, off it, an error rather than a skip.
         let called = try? MainActorCall.ifOnMainActor { () -> Bool in self.didInject(unaware) }
         if called != true { throw isolatedAwareness(plan, index, resolution) }
@@ -171,7 +171,7 @@ extension ApplicationContext {
                 try collectOrThrow(error, plan, resolution)
             }
         }
-        guard let unaware = try fieldsFilled(plan, in: fields, object: object) else { return }
+        guard let unaware = fieldsFilled(plan, in: fields, object: object) else { return }
         let onMainActor: @MainActor @Sendable () -> Bool = { self.didInject(unaware) }
         if !(await onMainActor()) { throw isolatedAwareness(plan, index, resolution) }
     }
@@ -196,7 +196,7 @@ extension ApplicationContext {
     /// After the fields are filled: the property names learned, and `didInject` called when the
     /// object's class is aware of injection here. Returns the object when its conformance is
     /// isolated to the main actor, for the caller to call `didInject` there; `nil` when done.
-    private func fieldsFilled(_ plan: InjectionPlan, in fields: ObjectFields, object: AnyObject?) throws(ContextError) -> UncheckedSendable<AnyObject>? {
+    private func fieldsFilled(_ plan: InjectionPlan, in fields: ObjectFields, object: AnyObject?) -> UncheckedSendable<AnyObject>? {
         PropertyNames.learn(from: plan, in: fields)
         guard plan.isAware, let object else { return nil }
         if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
