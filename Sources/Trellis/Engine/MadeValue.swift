@@ -16,7 +16,7 @@ struct MadeValue {
 
     /// Takes `value`, made by a definition declaring `Object` (a class type when `isClassType`).
     static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> MadeValue {
-        guard isClassType else { return MadeValue(storage: .boxed(ValueBox.holding(value, isClassType: false))) }
+        guard isClassType else { return MadeValue(storage: .boxed(ValueBox.holding(value))) }
         // A class type's value is one strong reference: moved through a slot as the object it
         // is, without a dynamic cast.
         // (A copy: the closure cannot consume `value`; an `Optional<Object>` to move it through

@@ -12,8 +12,8 @@ final class ValueBox: ManagedBuffer<ValueBox.Header, UInt8> {
     // Not `Sendable` (`ManagedBuffer` is not), though safe to share: the header is written once,
     // while the box is made, and immutable after; the value is only copied out. The boxed
     // object itself is the user's: the context only hands out copies of the reference and
-    // never reads or writes the object after injecting it. `SendableBox` carries a box across
-    // tasks.
+    // never reads or writes the object after injecting it. `SendableMadeValue` carries a made
+    // value across tasks.
     struct Header {
         let objectType: Any.Type
         /// The value, valid for the box's lifetime.
@@ -21,16 +21,14 @@ final class ValueBox: ManagedBuffer<ValueBox.Header, UInt8> {
         /// The value is a class instance (also when declared as an existential): an early
         /// reference to it is the object itself, not a copy.
         let isReference: Bool
-        /// `objectType` is a class type: the value is exactly one strong reference.
-        let isClassType: Bool
     }
 
     /// Moves `value` into a new box.
-    static func holding<Object>(_ value: consuming Object, isClassType: Bool) -> ValueBox {
+    static func holding<Object>(_ value: consuming Object) -> ValueBox {
         let lines = (max(MemoryLayout<Object>.size, 1) + 63) & ~63
-        let isReference = isClassType || type(of: copy value as Any) is AnyClass
+        let isReference = type(of: copy value as Any) is AnyClass
         let box = ValueBox.make(minimumCapacity: lines + 63) { buffer in
-            Header(objectType: Object.self, slot: buffer.cacheLineSlot(), isReference: isReference, isClassType: isClassType)
+            Header(objectType: Object.self, slot: buffer.cacheLineSlot(), isReference: isReference)
         }
         box.fields.slot.initialize(as: Object.self, to: value)
         return box
@@ -38,12 +36,6 @@ final class ValueBox: ManagedBuffer<ValueBox.Header, UInt8> {
 
     deinit {
         let header = fields
-        if header.isClassType {
-            // One reference: released directly, where the generic path would open the type and
-            // destroy through its value witness table (a context per request frees every box).
-            header.slot.deinitialize(as: AnyObject.self)
-            return
-        }
         func destroy<Object>(_: Object.Type, in slot: ValueSlot) {
             slot.deinitialize(as: Object.self)
         }

@@ -235,8 +235,9 @@ struct ContextClosing {
     /// code runs (each class's plan was looked up when its object was made).
     private func closeIfNothingToDisposeLocked() -> Bool {
         for index in 0..<context.count where isMadeSingleton(index) {
-            // A class instance's type is read from its isa; a value is left to the full close.
-            guard let made = context.states[index].made, made.isReference, context.records[index].isClassType,
+            // A class type's object (held by its own reference) answers by its isa's plan; any
+            // other value is left to the full close.
+            guard context.records[index].isClassType, let made = context.states[index].made,
                   Disposal.isNever(type: made.dynamicType) else { return false }
         }
         context.enter(.closed)
