@@ -104,7 +104,9 @@ extension ApplicationContext {
     func makeAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
         if records[index].scope == .prototype {
             return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
-                try await constructAnyAsync(index, resolution)
+                let made = try await constructAsync(index, resolution)
+                try await injectAsync(made, index, resolution)
+                return made.anyValue
             }
         }
         return try await singletonAsync(index, resolution).anyValue
@@ -121,12 +123,34 @@ extension ApplicationContext {
         return made
     }
 
-    /// `singleton` for an async lookup: waits by suspending, and may make async definitions.
+    /// `singleton` for an async lookup: the same steps of the creation state machine, waiting
+    /// by suspending; may make async definitions.
     func singletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         if records[index].runsOnMainActor { return try await singletonOnMainActor(index, resolution) }
         let slot = WaitTarget.definition(Unretained(self), index)
         if let made = try await slot.acquireSuspending(resolution, { claim(index, resolution, waitsSynchronously: false) }) { return made }
-        return try await createSingletonAsync(index, resolution)
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
+        resolution.push(self, index, injectInits: 0)
+        defer { resolution.pop() }
+        let earlyMark = Coordinator.latestSequence
+        let made: MadeValue
+        do {
+            made = try await constructAsync(index, resolution)
+        } catch {
+            abandon(index)
+            throw error
+        }
+        // No count of wrappers made on one thread here (an async closure may hop threads): the
+        // stripped-reflection check is left to synchronous makes, as for injection.
+        guard let mark = try publishedOrInjecting(index, made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
+        do {
+            try await injectAsync(made, index, resolution)
+        } catch {
+            failInjecting(index, resolution, since: mark)
+            throw error
+        }
+        try finishCreating(index, resolution)
+        return made
     }
 
     /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
@@ -155,31 +179,5 @@ extension ApplicationContext {
         } catch {
             throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: error)
         }
-    }
-
-    /// `createSingleton` for an async lookup.
-    private func createSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
-        resolution.push(self, index, injectInits: 0)
-        defer { resolution.pop() }
-        let earlyMark = Coordinator.latestSequence
-        let made: MadeValue
-        do {
-            made = try await constructSingletonAsync(index, resolution)
-        } catch {
-            abandon(index)
-            throw error
-        }
-        // No count of wrappers made on one thread here (an async closure may hop threads): the
-        // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try publishedOrInjecting(index, made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
-        do {
-            try await injectSingletonAsync(made, index, resolution)
-        } catch {
-            failInjecting(index, resolution, since: mark)
-            throw error
-        }
-        try finishCreating(index, resolution)
-        return made
     }
 }

@@ -79,7 +79,7 @@ extension ApplicationContext {
             let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
                 return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
-                    try await runProbeAsync(index, resolution)
+                    try await constructAsync(index, resolution).anyValue
                 }
             }
             return try probed(index, probe, T.self)

@@ -57,37 +57,17 @@ extension ApplicationContext {
 
     // MARK: Asynchronous
 
-    /// `constructSingleton` for an async lookup: awaits an async closure, hops to the main actor for a
-    /// main-actor one.
-    func constructSingletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        func constructSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+    /// Makes an object of definition `index` (not injected yet) for an async lookup, held as
+    /// made: awaits an async closure, hops to the main actor for a main-actor one. One opener
+    /// for everything an async lookup makes: a singleton, a prototype (then injected by
+    /// `injectAsync` and copied out), a type probe (only run). Holding a prototype's value costs
+    /// a box where the synchronous path writes into the caller's memory; an async make costs a
+    /// task's frames anyway.
+    func constructAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        func construct<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
             MadeValue.holding(try await context.closure(index, as: Object.self).runAsync(context, index, resolution), isClassType: context.records[index].isClassType)
         }
-        return try await constructSingleton(records[index].objectType, self, index, resolution)
-    }
-
-    /// `injectSingleton` for an async lookup: properties are filled by async lookups.
-    func injectSingletonAsync(_ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        func injectSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-            try await made.withSlot { slot async throws(ContextError) in try await context.injectMadeAsync(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
-        }
-        try await injectSingleton(records[index].objectType, self, made, index, resolution)
-    }
-
-    /// `constructAny` for an async lookup.
-    func constructAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-        func constructAny<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-            try await context.closure(index, as: Object.self).makeAnyAsync(isClassType: context.records[index].isClassType, context, index, resolution)
-        }
-        return try await constructAny(records[index].objectType, self, index, resolution)
-    }
-
-    /// `runProbe` for an async lookup.
-    func runProbeAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-        func runProbe<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-            try await context.closure(index, as: Object.self).runAsync(context, index, resolution)
-        }
-        return try await runProbe(records[index].objectType, self, index, resolution)
+        return try await construct(records[index].objectType, self, index, resolution)
     }
 
     // MARK: Types

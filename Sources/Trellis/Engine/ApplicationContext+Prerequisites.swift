@@ -3,21 +3,14 @@
 extension ApplicationContext {
     /// Looks up each name definition `index` lists with `dependsOn`, for `resolution` (whose
     /// innermost frame is the definition's), and drops the objects: the same path, cycle
-    /// detection, async rules and dependency edges as a lookup by its closure.
+    /// detection, async rules and dependency edges as a lookup by its closure. (An async
+    /// closure's names are looked up with `await`, as its own lookups are, where it is run:
+    /// `DefinitionClosure.runAsync`.)
     @inline(never)
     func makePrerequisites(_ index: Int, _ resolution: Resolution) throws(ContextError) {
         let resolver = Resolver(self, index, resolution)
         for name in configuration.definitions[index].prerequisites {
             _ = try resolver.object(name, as: Any.self)
-        }
-    }
-
-    /// `makePrerequisites` for an async closure: the lookups are async, as its own would be.
-    @inline(never)
-    func makePrerequisitesAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        let resolver = Resolver(self, index, resolution)
-        for name in configuration.definitions[index].prerequisites {
-            _ = try await resolver.object(name, as: Any.self)
         }
     }
 

@@ -47,7 +47,10 @@ extension DefinitionClosure {
         // `await`; a synchronous or main-actor closure's synchronously, in `run` and on the
         // main actor.
         if context.records[index].hasPrerequisites, context.records[index].isAsync {
-            try await context.makePrerequisitesAsync(index, resolution)
+            let resolver = Resolver(context, index, resolution)
+            for name in context.configuration.definitions[index].prerequisites {
+                _ = try await resolver.object(name, as: Any.self)
+            }
         }
         do {
             switch self {
@@ -118,22 +121,6 @@ extension DefinitionClosure {
         object.initialize(as: Object.self, to: try run(context, index, resolution))
         do {
             try context.injectMade(at: object, as: Object.self, isClass: isClassType, index, resolution)
-        } catch {
-            object.deinitialize(as: Object.self)
-            throw error
-        }
-        return object.move(as: Object.self)
-    }
-
-    // MARK: Asynchronous
-
-    /// `makeAny` for an async lookup: properties are filled by async lookups.
-    func makeAnyAsync(isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
-        let object = ValueSlot.allocate(for: Object.self)
-        defer { object.deallocate() }
-        object.initialize(as: Object.self, to: try await runAsync(context, index, resolution))
-        do {
-            try await context.injectMadeAsync(at: object, as: Object.self, isClass: isClassType, index, resolution)
         } catch {
             object.deinitialize(as: Object.self)
             throw error

@@ -126,14 +126,21 @@ extension ApplicationContext {
         }
     }
 
-    /// `injectMade` for an object made by an async lookup: properties are filled by async
-    /// lookups. (The stripped-reflection check needs the count of wrappers made on one thread,
-    /// which an async closure does not have; it is done by synchronous makes only.)
-    func injectMadeAsync<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        let (plan, route) = planAndRoute(for: made, as: T.self, isClass: isClass, index)
-        guard let target = try injectionTarget(plan, made, as: T.self, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
-        try await applyAsync(plan, route, in: target.fields, object: target.object, requester: index, resolution)
-        withExtendedLifetime(target.object) {}
+    /// Injects `made`, an object of definition `index` made by an async lookup, in place:
+    /// properties are filled by async lookups. (The stripped-reflection check needs the count
+    /// of wrappers made on one thread, which an async closure does not have; it is done by
+    /// synchronous makes only.)
+    func injectAsync(_ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+        func inject<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+            let isClass = context.records[index].isClassType
+            try await made.withSlot { slot async throws(ContextError) in
+                let (plan, route) = context.planAndRoute(for: slot, as: Object.self, isClass: isClass, index)
+                guard let target = try context.injectionTarget(plan, slot, as: Object.self, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
+                try await context.applyAsync(plan, route, in: target.fields, object: target.object, requester: index, resolution)
+                withExtendedLifetime(target.object) {}
+            }
+        }
+        try await inject(records[index].objectType, self, made, index, resolution)
     }
 
     /// Fills the pending `@Inject` fields of the object whose fields are `fields`, then calls
