@@ -14,10 +14,14 @@ let package = Package(
     targets: [
         .target(
             name: "Trellis",
+            dependencies: ["CTrellisThread"],
             // Async code runs on its caller's actor unless it says otherwise (`@concurrent`): a lookup, start
             // or close from the main actor does not hop off it and back (Docs/DESIGN.md).
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
+        // The calling thread's state as a thread-local variable, which Swift cannot declare
+        // (Sources/CTrellisThread/include/CTrellisThread.h says why it is worth a C target).
+        .target(name: "CTrellisThread"),
         .target(name: "TrellisTesting", dependencies: ["Trellis"]),
         .executableTarget(name: "TrellisBenchmarks", dependencies: ["Trellis"]),
         // What the test targets share: a pthread lock the thread sanitizer can see (Guarded.swift).

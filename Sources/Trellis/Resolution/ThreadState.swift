@@ -1,4 +1,5 @@
 import Synchronization
+internal import CTrellisThread
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -43,9 +44,14 @@ final class ThreadState {
         home.boundThread = Unretained(self)
     }
 
+    /// Owns each thread's state, and releases it when the thread exits: the thread-local
+    /// variable the state is read from (`CTrellisThread`) cannot. Cleared first, on the exiting
+    /// thread, so nothing that runs later on it (another key's destructor calling in) reads a
+    /// freed state: it makes a new one.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
+            trellis_set_current_thread_state(nil)
             #if canImport(Darwin)
             Unretained<ThreadState>(opaque: raw).release()
             #else
@@ -86,14 +92,16 @@ final class ThreadState {
     /// The calling thread's state, unretained (see `current`).
     @inline(__always)
     static var currentUnretained: Unretained<ThreadState> {
-        if let raw = pthread_getspecific(key) { return Unretained(opaque: raw) }
+        if let raw = trellis_current_thread_state() { return Unretained(opaque: raw) }
         return Unretained(makeCurrent())
     }
 
     @inline(never)
     private static func makeCurrent() -> ThreadState {
         let state = ThreadState()
-        pthread_setspecific(key, Unretained.retained(state).opaque)
+        let owned = Unretained.retained(state).opaque
+        pthread_setspecific(key, owned)
+        trellis_set_current_thread_state(owned)
         return state
     }
 

@@ -1,0 +1,3 @@
+#include "CTrellisThread.h"
+
+__thread void *_Nullable trellis_thread_state = 0;
