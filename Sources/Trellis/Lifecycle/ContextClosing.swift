@@ -235,10 +235,11 @@ struct ContextClosing {
     /// code runs (each class's plan was looked up when its object was made).
     private func closeIfNothingToDisposeLocked() -> Bool {
         for index in 0..<context.count where isMadeSingleton(index) {
-            // A class type's object (held by its own reference) answers by its isa's plan; any
-            // other value is left to the full close.
-            guard context.records[index].isClassType, let made = context.states[index].made,
-                  Disposal.isNever(type: made.dynamicType) else { return false }
+            // A class type's object (held by its own reference) answers by its isa's plan, read
+            // where the object is published, without copying it out of its state (a retain and
+            // a release per singleton); any other value is left to the full close.
+            guard context.records[index].isClassType, let published = context.records[index].published.load(ordering: .relaxed),
+                  Disposal.isNever(type: published.withObject { type(of: $0) }) else { return false }
         }
         context.enter(.closed)
         Coordinator.lock.broadcast()
