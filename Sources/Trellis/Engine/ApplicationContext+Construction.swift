@@ -24,7 +24,9 @@ extension ApplicationContext {
     /// singleton.
     func constructSingleton(_ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
         func constructSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
-            MadeValue.holding(try context.closure(index, as: Object.self).run(context, index, resolution), isClassType: context.records[index].isClassType)
+            try MadeValue.making(Object.self, isClassType: context.records[index].isClassType) { () throws(ContextError) in
+                try context.closure(index, as: Object.self).run(context, index, resolution)
+            }
         }
         return try constructSingleton(records[index].objectType, self, index, resolution)
     }

@@ -25,6 +25,18 @@ struct MadeValue {
         return MadeValue(storage: .object(object, declared: Object.self))
     }
 
+    /// Runs `make` (the closure of a definition declaring `Object`, a class type when
+    /// `isClassType`) and holds what it returns: a class type's object is returned straight into
+    /// the reference that holds it, where `holding` must copy a value it was passed (a retain and
+    /// a release through the value witnesses of an unspecialised `Object`, for every singleton a
+    /// context per request makes).
+    @inline(__always)
+    static func making<Object>(_: Object.Type, isClassType: Bool, _ make: () throws(ContextError) -> Object) throws(ContextError) -> MadeValue {
+        guard isClassType else { return MadeValue(storage: .boxed(ValueBox.holding(try make()))) }
+        let object = try ValueSlot.making(AnyObject.self) { slot throws(ContextError) in slot.initialize(as: Object.self, to: try make()) }
+        return MadeValue(storage: .object(object, declared: Object.self))
+    }
+
     /// What keeps the value alive: the object itself, or its box. Held by the definition's
     /// state; released after the lock (the object's `deinit` is user code).
     var owner: AnyObject {
