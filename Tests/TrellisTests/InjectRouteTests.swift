@@ -57,6 +57,105 @@ private struct RouteKeyedRequestFactory: ObjectFactory {
     }
 }
 
+private final class RouteOrderService {
+    init(clock: RouteClock) {}
+}
+
+private final class RouteOrderHandler {
+    @Inject var service: RouteOrderService
+    @Inject var mailer: RouteMailer
+}
+
+private struct RouteOrderFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("clock") { RouteClock() }
+        createSingleton("mailer") { RouteMailer() }
+        createSingleton("service") { r in RouteOrderService(clock: try r.object("clock")) }
+        createSingleton("handler") { RouteOrderHandler() }
+    }
+}
+
+/// More properties than one word of the journal's routed-edge record covers (64).
+private final class RouteWideObject {
+    @Inject var p0: RouteClock
+    @Inject var p1: RouteClock
+    @Inject var p2: RouteClock
+    @Inject var p3: RouteClock
+    @Inject var p4: RouteClock
+    @Inject var p5: RouteClock
+    @Inject var p6: RouteClock
+    @Inject var p7: RouteClock
+    @Inject var p8: RouteClock
+    @Inject var p9: RouteClock
+    @Inject var p10: RouteClock
+    @Inject var p11: RouteClock
+    @Inject var p12: RouteClock
+    @Inject var p13: RouteClock
+    @Inject var p14: RouteClock
+    @Inject var p15: RouteClock
+    @Inject var p16: RouteClock
+    @Inject var p17: RouteClock
+    @Inject var p18: RouteClock
+    @Inject var p19: RouteClock
+    @Inject var p20: RouteClock
+    @Inject var p21: RouteClock
+    @Inject var p22: RouteClock
+    @Inject var p23: RouteClock
+    @Inject var p24: RouteClock
+    @Inject var p25: RouteClock
+    @Inject var p26: RouteClock
+    @Inject var p27: RouteClock
+    @Inject var p28: RouteClock
+    @Inject var p29: RouteClock
+    @Inject var p30: RouteClock
+    @Inject var p31: RouteClock
+    @Inject var p32: RouteClock
+    @Inject var p33: RouteClock
+    @Inject var p34: RouteClock
+    @Inject var p35: RouteClock
+    @Inject var p36: RouteClock
+    @Inject var p37: RouteClock
+    @Inject var p38: RouteClock
+    @Inject var p39: RouteClock
+    @Inject var p40: RouteClock
+    @Inject var p41: RouteClock
+    @Inject var p42: RouteClock
+    @Inject var p43: RouteClock
+    @Inject var p44: RouteClock
+    @Inject var p45: RouteClock
+    @Inject var p46: RouteClock
+    @Inject var p47: RouteClock
+    @Inject var p48: RouteClock
+    @Inject var p49: RouteClock
+    @Inject var p50: RouteClock
+    @Inject var p51: RouteClock
+    @Inject var p52: RouteClock
+    @Inject var p53: RouteClock
+    @Inject var p54: RouteClock
+    @Inject var p55: RouteClock
+    @Inject var p56: RouteClock
+    @Inject var p57: RouteClock
+    @Inject var p58: RouteClock
+    @Inject var p59: RouteClock
+    @Inject var p60: RouteClock
+    @Inject var p61: RouteClock
+    @Inject var p62: RouteClock
+    @Inject var p63: RouteClock
+    @Inject var p64: RouteClock
+    @Inject var p65: RouteClock
+    @Inject var p66: RouteClock
+    @Inject var p67: RouteClock
+    @Inject var p68: RouteClock
+    @Inject var p69: RouteClock
+}
+
+private struct RouteWideFactory: ObjectFactory {
+    var definitions: Definitions {
+        for i in 0..<70 { createSingleton("p\(i)") { RouteClock() } }
+        createSingleton("wide") { RouteWideObject() }
+    }
+}
+
 /// A prototype whose objects name, in turn, the keys of `keys`.
 private struct RouteTurnFactory: ObjectFactory {
     let keys = RouteKeyTurns(["alice", "bob"])
@@ -137,6 +236,27 @@ private final class RouteRequestRefs {
         #expect(second.graph() == first.graph())
         #expect(second.graph().contains(#"c0_1 -> c1_0 [label="clock"];"#))
         #expect(second.graph().contains(#"c0_1 -> c1_2 [label="service"];"#))
+    }
+
+    @Test func anInjectedObjectsEdgesAreRecordedBeforeThoseOfWhatItsPropertiesMake() throws {
+        // The handler's routed properties are recorded at once, before the first is filled: its
+        // edge to `mailer` (second property) comes before the edge of `service` (first property,
+        // made while filling it) to `clock` (Docs/Diagnostics.md, "The dependency graph").
+        let context = try ApplicationContext(RouteOrderFactory())
+        _ = try context.object("handler", as: RouteOrderHandler.self)
+        let graph = context.graph()
+        let handlerToMailer = try #require(graph.range(of: #"c0_3 -> c0_1 [label="mailer"];"#))
+        let serviceToClock = try #require(graph.range(of: "c0_2 -> c0_0;"))
+        #expect(handlerToMailer.lowerBound < serviceToClock.lowerBound)
+    }
+
+    @Test func everyRoutedPropertyOfAnObjectWithMoreThanSixtyFourRecordsItsEdge() throws {
+        let context = try ApplicationContext(RouteWideFactory())
+        _ = try context.object("wide", as: RouteWideObject.self)
+        let graph = context.graph()
+        for i in 0..<70 {
+            #expect(graph.contains("c0_70 -> c0_\(i) [label=\"p\(i)\"];"))
+        }
     }
 
     @Test func aClosedAncestorFailsAFreshChildsInjectionAsALookupWould() throws {

@@ -9,6 +9,9 @@
 struct ContextJournal {
     /// In the order recorded; duplicates are dropped when read.
     var edges: [Edge] = []
+    /// The edges of injected objects' routed properties, each entry placed among `edges` by its
+    /// `position`.
+    var routedEdges: [RoutedEdges] = []
     var startup: [StartupReport.Entry] = []
     /// When everything the start made began and ended, until the report is first read: the
     /// critical path and the waits are worked out then, not while the context starts.

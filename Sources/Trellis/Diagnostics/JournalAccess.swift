@@ -11,6 +11,18 @@ struct JournalAccess {
         }
     }
 
+    /// Records the edges from definition `index` to the targets of `route`'s fields `firstField
+    /// + p` for each bit `p` set in `fields`, in one round of the lock (`RoutedEdges`).
+    func record(routed fields: UInt64, from firstField: Int, of route: InjectionRoute, for index: Int) {
+        unretained.with { context in
+            Coordinator.lock.withLock {
+                let entry = RoutedEdges(position: context.journalStorage.edges.count, from: index, route: Unretained(route), firstField: firstField, fields: fields)
+                if context.journalStorage.routedEdges.capacity == 0 { context.journalStorage.routedEdges.reserveCapacity(4) }
+                context.journalStorage.routedEdges.append(entry)
+            }
+        }
+    }
+
     private static func append(_ edge: Edge, to edges: inout [Edge]) {
         // A short-lived context records a handful of edges: one allocation for them instead of
         // growing the array 1, 2, 4, 8.
@@ -27,7 +39,18 @@ struct JournalAccess {
 
     /// Every distinct edge, in the order first recorded.
     var edges: [Edge] {
-        let all = Coordinator.lock.withLock { context.journalStorage.edges }
+        let (single, routed) = Coordinator.lock.withLock { (context.journalStorage.edges, context.journalStorage.routedEdges) }
+        var all: [Edge] = []
+        all.reserveCapacity(single.count)
+        var next = 0
+        for entry in routed {
+            while next < entry.position {
+                all.append(single[next])
+                next += 1
+            }
+            entry.spellOut(into: &all)
+        }
+        all.append(contentsOf: single[next...])
         var seen = Set<Edge>()
         return all.filter { seen.insert($0).inserted }
     }

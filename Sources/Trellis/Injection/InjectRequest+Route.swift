@@ -1,8 +1,8 @@
 extension InjectRequest {
     /// The field's object straight from the route, when that is safe: every context up to the
     /// target is open, the target is a synchronous definition declared as `type`. The
-    /// dependency edge is recorded as a lookup by name records it (the first time the
-    /// requesting definition is made).
+    /// dependency edge is recorded by the injection, with the object's other routed fields,
+    /// before any is filled (`recordRoutedEdges`).
     @usableFromInline
     func routed(_ type: ObjectIdentifier) -> RoutedField {
         guard let target, requester.index >= 0 else { return .lookUp }
@@ -18,8 +18,8 @@ extension InjectRequest {
             }
             return .made(made)
         }
-        if case .lookUp = routed { return .lookUp }
-        requester.recordEdge(to: index, levels: target.levels)
+        // The edge is recorded already: the injection recorded every routed field's edge before
+        // filling any (`recordRoutedEdges`).
         return routed
     }
 
