@@ -53,19 +53,20 @@ public struct ConfiguratorFromFactory: Sendable {
 
     /// `shapeOf`: the factory's type, when the name table may be taken from (and kept in) the
     /// cache of the last one built for that type (`NameTableCache`).
-    private init(name: String, _ collected: Definitions, overrides: Definitions?, shapeOf factoryType: Any.Type?, sink: inout ProblemSink) throws(ContextError) {
+    private init(name: String, _ collected: consuming Definitions, overrides: borrowing Definitions?, shapeOf factoryType: Any.Type?, sink: inout ProblemSink) throws(ContextError) {
         contextName = name
-        var definitions = collected.definitions
+        var (definitions, declarations) = collected.split()
         let table: NameTable
-        if let factoryType, let cached = NameTableCache.table(for: factoryType, definitions, collected.aliasDeclarations) {
+        if let factoryType, let cached = NameTableCache.table(for: factoryType, definitions, declarations) {
             table = cached
         } else {
-            table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name, sink: &sink)
+            table = try Self.buildTable(definitions, declarations, context: name, sink: &sink)
             if let factoryType, !sink.collecting {
-                NameTableCache.remember(table, for: factoryType, definitions, collected.aliasDeclarations)
+                NameTableCache.remember(table, for: factoryType, definitions, declarations)
             }
         }
-        if let overrides {
+        // Borrowed: an absent override group, owned, was destroyed after every configuration.
+        if let overrides = copy overrides {
             var seen = Set<String>()
             for replacement in overrides.definitions {
                 guard let index = table.definition(withKey: replacement.key) else {
