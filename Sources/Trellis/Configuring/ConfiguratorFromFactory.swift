@@ -81,17 +81,20 @@ public struct ConfiguratorFromFactory: Sendable {
                 definitions[index] = merged
             }
         }
-        // By index: iterating would copy each definition (three retains and releases).
+        // By index: iterating would copy each definition (three retains and releases). One
+        // loop, without a closure: a closure reading `definitions`, a `var`, boxed it on the heap.
         var withPrerequisites: [Int] = []
+        var eager: [Int] = []
         for index in definitions.indices {
             if let reason = definitions[index].maker.invalidity {
                 try sink.report(.invalidDefinition(key: definitions[index].key, reason: reason, context: name))
             }
             if definitions[index].hasPrerequisites { withPrerequisites.append(index) }
+            if definitions[index].scope == .eagerSingleton { eager.append(index) }
         }
         self.definitions = definitions
         self.table = table
-        eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+        eagerDefinitions = eager
         definitionsWithPrerequisites = withPrerequisites
     }
 
