@@ -33,7 +33,7 @@ public struct ConfiguratorFromFactory: Sendable {
     /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order.
     public init(_ factory: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
-        try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: type(of: factory), sink: &sink)
+        try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: Self.staticType(of: factory), sink: &sink)
     }
 
     /// Collects `factory`'s definitions and replaces the closure and scope of each one that
@@ -43,8 +43,14 @@ public struct ConfiguratorFromFactory: Sendable {
     ///   key `factory` does not, and every error of ``init(_:)``.
     public init(_ factory: some ObjectFactory, overriding: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
-        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions, shapeOf: type(of: factory), sink: &sink)
+        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions, shapeOf: Self.staticType(of: factory), sink: &sink)
     }
+
+    /// The factory's type as the caller knows it, with no call into the runtime: `type(of:)` of
+    /// an unspecialised generic value asks the runtime for its dynamic type (about 120
+    /// instructions per context made). Only a class factory passed as its superclass differs,
+    /// and the cache compares every name before reusing a table anyway.
+    private static func staticType<Factory: ObjectFactory>(of _: Factory) -> Any.Type { Factory.self }
 
     init(name: String, _ collected: Definitions, overrides: Definitions?) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
