@@ -429,6 +429,29 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(first.name == "Shape")
         #expect(try first.object("clock", as: ConfigObject.self) !== second.object("clock", as: ConfigObject.self))
     }
+
+    /// The name table of a factory type is cached, and the first one reused is kept where it is
+    /// read without a lock (Docs/Performance.md, "Building a context per request, round five"):
+    /// a factory of the same type with other names must still get a table of its own names,
+    /// before and after, and the kept table must still serve the names it was built from.
+    @Test func factoryOfOneTypeWithOtherNamesGetsATableOfItsOwnNames() throws {
+        func names(_ keys: [String], alias: String?) -> ConfigFactory {
+            configFactory { factory in
+                for key in keys { factory.createSingleton(key) { ConfigObject(key) } }
+                if let alias { factory.aliases(for: keys[0], alias) }
+            }
+        }
+        for _ in 0..<3 {
+            let kept = try ConfiguratorFromFactory(names(["kept0", "kept1"], alias: nil))
+            #expect(kept.keys == ["kept0", "kept1"] && kept.key(for: "other") == nil)
+        }
+        let other = try ConfiguratorFromFactory(names(["kept0", "other"], alias: nil))
+        #expect(other.keys == ["kept0", "other"] && other.key(for: "kept1") == nil)
+        let aliased = try ConfiguratorFromFactory(names(["kept0", "kept1"], alias: "first"))
+        #expect(aliased.key(for: "first") == "kept0")
+        let keptAgain = try ConfiguratorFromFactory(names(["kept0", "kept1"], alias: nil))
+        #expect(keptAgain.keys == ["kept0", "kept1"] && keptAgain.key(for: "first") == nil && keptAgain.key(for: "other") == nil)
+    }
 }
 
 /// A class for the weak scope, which takes classes only.

@@ -33,7 +33,7 @@ public struct ConfiguratorFromFactory: Sendable {
     /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order.
     public init(_ factory: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
-        try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: type(of: factory), sink: &sink)
+        try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: Self.staticType(of: factory), sink: &sink)
     }
 
     /// Collects `factory`'s definitions and replaces the closure and scope of each one that
@@ -43,8 +43,14 @@ public struct ConfiguratorFromFactory: Sendable {
     ///   key `factory` does not, and every error of ``init(_:)``.
     public init(_ factory: some ObjectFactory, overriding: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
-        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions, shapeOf: type(of: factory), sink: &sink)
+        try self.init(name: factory.contextName, factory.definitions, overrides: overriding.definitions, shapeOf: Self.staticType(of: factory), sink: &sink)
     }
+
+    /// The factory's type as the caller knows it, with no call into the runtime: `type(of:)` of
+    /// an unspecialised generic value asks the runtime for its dynamic type (about 120
+    /// instructions per context made). Only a class factory passed as its superclass differs,
+    /// and the cache compares every name before reusing a table anyway.
+    private static func staticType<Factory: ObjectFactory>(of _: Factory) -> Any.Type { Factory.self }
 
     init(name: String, _ collected: Definitions, overrides: Definitions?) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
@@ -53,19 +59,20 @@ public struct ConfiguratorFromFactory: Sendable {
 
     /// `shapeOf`: the factory's type, when the name table may be taken from (and kept in) the
     /// cache of the last one built for that type (`NameTableCache`).
-    private init(name: String, _ collected: Definitions, overrides: Definitions?, shapeOf factoryType: Any.Type?, sink: inout ProblemSink) throws(ContextError) {
+    private init(name: String, _ collected: consuming Definitions, overrides: borrowing Definitions?, shapeOf factoryType: Any.Type?, sink: inout ProblemSink) throws(ContextError) {
         contextName = name
-        var definitions = collected.definitions
+        var (definitions, declarations) = collected.split()
         let table: NameTable
-        if let factoryType, let cached = NameTableCache.table(for: factoryType, definitions, collected.aliasDeclarations) {
+        if let factoryType, let cached = NameTableCache.table(for: factoryType, definitions, declarations) {
             table = cached
         } else {
-            table = try Self.buildTable(definitions, collected.aliasDeclarations, context: name, sink: &sink)
+            table = try Self.buildTable(definitions, declarations, context: name, sink: &sink)
             if let factoryType, !sink.collecting {
-                NameTableCache.remember(table, for: factoryType, definitions, collected.aliasDeclarations)
+                NameTableCache.remember(table, for: factoryType, definitions, declarations)
             }
         }
-        if let overrides {
+        // Borrowed: an absent override group, owned, was destroyed after every configuration.
+        if let overrides = copy overrides {
             var seen = Set<String>()
             for replacement in overrides.definitions {
                 guard let index = table.definition(withKey: replacement.key) else {
@@ -80,17 +87,20 @@ public struct ConfiguratorFromFactory: Sendable {
                 definitions[index] = merged
             }
         }
-        // By index: iterating would copy each definition (three retains and releases).
+        // By index: iterating would copy each definition (three retains and releases). One
+        // loop, without a closure: a closure reading `definitions`, a `var`, boxed it on the heap.
         var withPrerequisites: [Int] = []
+        var eager: [Int] = []
         for index in definitions.indices {
             if let reason = definitions[index].maker.invalidity {
                 try sink.report(.invalidDefinition(key: definitions[index].key, reason: reason, context: name))
             }
             if definitions[index].hasPrerequisites { withPrerequisites.append(index) }
+            if definitions[index].scope == .eagerSingleton { eager.append(index) }
         }
         self.definitions = definitions
         self.table = table
-        eagerDefinitions = definitions.indices.filter { definitions[$0].scope == .eagerSingleton }
+        eagerDefinitions = eager
         definitionsWithPrerequisites = withPrerequisites
     }
 

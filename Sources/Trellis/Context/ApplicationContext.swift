@@ -123,21 +123,30 @@ public final class ApplicationContext: Sendable {
         self.parent = parent
         parentRef = parent.map { Unretained($0) }
         table = configurator.table
+        self.isValidation = isValidation
         count = configurator.definitions.count
+        tables = Self.records(of: configurator)
+        // Moved in, last (`consume`: without it the optimizer borrowed the parameter, copied the
+        // whole configuration into the context, a retain of each of its arrays, and had the
+        // caller release its own).
+        configuration = consume configurator
+    }
+
+    /// A record per definition of `configuration`, and an idle state each.
+    @inline(__always)
+    private static func records(of configuration: borrowing ConfiguratorFromFactory) -> RecordBuffer {
+        let anyPrerequisites = !configuration.definitionsWithPrerequisites.isEmpty
         // By index, and field by field: iterating, or passing a definition's maker, would copy
         // the definition or its closure (a retain and a release each).
-        tables = RecordBuffer(count: count) { index in
+        return RecordBuffer(count: configuration.definitions.count) { index in
             DefinitionRecord(
-                objectType: configurator.definitions[index].maker.objectType,
-                scope: configurator.definitions[index].scope,
-                isAsync: configurator.definitions[index].maker.isAsync,
-                isClassType: configurator.definitions[index].maker.isClassType,
-                runsOnMainActor: configurator.definitions[index].maker.runsOnMainActor,
-                hasPrerequisites: !configurator.definitionsWithPrerequisites.isEmpty && configurator.definitions[index].hasPrerequisites)
+                objectType: configuration.definitions[index].maker.objectType,
+                scope: configuration.definitions[index].scope,
+                isAsync: configuration.definitions[index].maker.isAsync,
+                isClassType: configuration.definitions[index].maker.isClassType,
+                runsOnMainActor: configuration.definitions[index].maker.runsOnMainActor,
+                hasPrerequisites: anyPrerequisites && configuration.definitions[index].hasPrerequisites)
         }
-        self.isValidation = isValidation
-        // Moved in last: the configuration is not copied (a retain of each of its arrays).
-        configuration = configurator
     }
 
     deinit {

@@ -5,10 +5,12 @@
 /// anything it retained that leads back to the context (the context itself, a child's parent
 /// chain, a singleton) would keep the context and everything it made alive forever.
 struct TypeLookupCache {
+    // `Dictionary()` rather than `[:]`: the literal goes through `init(dictionaryLiteral:)`, a
+    // call per dictionary for every context made (one per request), where `init()` is inlined.
     /// Whether a prototype's objects are of a queried type.
-    var kinds: [KindKey: Bool] = [:]
+    var kinds = [KindKey: Bool]()
     /// Per queried type: where `objects(of:)` found its matches, once that can no longer change.
-    var typeMatches: [ObjectIdentifier: [TypeMatchPosition]] = [:]
+    var typeMatches = [ObjectIdentifier: [TypeMatchPosition]]()
 
     struct KindKey: Hashable {
         let definition: Int

@@ -16,29 +16,28 @@ public struct Definitions: Sendable {
 
     /// One definition is kept inline: a builder body makes a group per statement, and a factory
     /// generated with `for` would otherwise allocate an array per definition before flattening.
+    /// The alias declarations live in the `many` case, the only one with room for them: a group
+    /// that is a single enum is taken apart by the builder without anything left to destroy (a
+    /// separate array field was destroyed after every statement's definition had been moved out).
     enum Storage: Sendable {
         case none
         case one(Definition)
-        case many([Definition])
+        case many([Definition], aliasDeclarations: [AliasDeclaration])
     }
 
     var storage: Storage
-    var aliasDeclarations: [AliasDeclaration]
 
     /// An empty group.
     public init() {
         storage = .none
-        aliasDeclarations = []
     }
 
     init(_ definition: Definition) {
         storage = .one(definition)
-        aliasDeclarations = []
     }
 
     init(aliases: [String], for key: String) {
-        storage = .none
-        aliasDeclarations = [AliasDeclaration(key: key, aliases: aliases)]
+        storage = .many([], aliasDeclarations: [AliasDeclaration(key: key, aliases: aliases)])
     }
 
     /// The definitions, in declaration order.
@@ -46,8 +45,23 @@ public struct Definitions: Sendable {
         switch storage {
         case .none: []
         case let .one(definition): [definition]
-        case let .many(definitions): definitions
+        case let .many(definitions, _): definitions
         }
+    }
+
+    /// The definitions and the alias declarations, moved out of the group (reading them through
+    /// `definitions` and `aliasDeclarations` would copy the group's storage, then destroy it).
+    consuming func split() -> (definitions: [Definition], aliasDeclarations: [AliasDeclaration]) {
+        switch storage {
+        case .none: ([], [])
+        case let .one(definition): ([definition], [])
+        case let .many(definitions, declarations): (definitions, declarations)
+        }
+    }
+
+    /// The `aliases(for:_:)` entries, in declaration order.
+    var aliasDeclarations: [AliasDeclaration] {
+        if case let .many(_, declarations) = storage { declarations } else { [] }
     }
 
     /// Concatenates groups in order, allocating once.
@@ -81,27 +95,30 @@ public struct Definitions: Sendable {
         init(capacity: Int) { definitions.reserveCapacity(capacity) }
 
         mutating func append(_ group: consuming Definitions) {
-            var group = group
-            append(movingFrom: &group)
+            append(group.storage)
         }
 
         /// Appends `group`'s definitions and leaves it empty.
         mutating func append(movingFrom group: inout Definitions) {
-            if !group.aliasDeclarations.isEmpty { declarations.append(contentsOf: group.aliasDeclarations) }
             var storage = Storage.none
             swap(&storage, &group.storage)
+            append(storage)
+        }
+
+        private mutating func append(_ storage: consuming Storage) {
             // Consumed, so the definition moves into the array instead of being copied.
             switch consume storage {
             case .none: break
             case let .one(definition): definitions.append(definition)
-            case let .many(more): definitions.append(contentsOf: more)
+            case let .many(more, moreDeclarations):
+                definitions.append(contentsOf: more)
+                if !moreDeclarations.isEmpty { declarations.append(contentsOf: moreDeclarations) }
             }
         }
 
         consuming func joined() -> Definitions {
             var result = Definitions()
-            result.storage = .many(definitions)
-            result.aliasDeclarations = declarations
+            result.storage = .many(definitions, aliasDeclarations: declarations)
             return result
         }
     }
@@ -118,7 +135,7 @@ public struct Definitions: Sendable {
         switch storage {
         case .none: 0
         case .one: 1
-        case let .many(definitions): definitions.count
+        case let .many(definitions, _): definitions.count
         }
     }
 
