@@ -101,7 +101,34 @@ func graphWithoutDurations(_ graph: String) -> String {
 
 // MARK: Tests
 
+/// 80 singletons, each looking up `base`: more edges than a context records without its lock.
+private struct GraphManyEdgesFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("base") { GraphClock() }
+        for i in 0..<80 { createSingleton("s\(i)") { r in GraphMailer(clock: try r.object("base")) } }
+    }
+}
+
 @Suite struct GraphTests {
+    @Test func everyEdgeIsInTheGraphBeyondTheSixtyFourRecordedWithoutTheLock() throws {
+        let context = try ApplicationContext(GraphManyEdgesFactory())
+        for i in 0..<80 { _ = try context.object("s\(i)", as: GraphMailer.self) }
+        let graph = context.graph()
+        for i in 0..<80 { #expect(graph.contains("c0_\(i + 1) -> c0_0;")) }
+    }
+
+    @Test func edgesRecordedByManyThreadsAtOnceAreAllInTheGraph() throws {
+        // Eight threads making ten singletons each: every edge lands, whichever thread took
+        // which slot (Docs/Diagnostics.md, "The dependency graph").
+        let context = try ApplicationContext(GraphManyEdgesFactory())
+        let finished = ConcurrencyThreads.run(8) { thread in
+            for i in 0..<10 { _ = try? context.object("s\(thread * 10 + i)", as: GraphMailer.self) }
+        }
+        #expect(finished)
+        let graph = context.graph()
+        for i in 0..<80 { #expect(graph.contains("c0_\(i + 1) -> c0_0;")) }
+    }
+
     @Test func dotOfAChildContextAfterMakingItsObjectsIsExact() throws {
         let screen = try graphMadeScreen()
         #expect(graphWithoutDurations(screen.graph(.dot)) == #"""

@@ -44,6 +44,8 @@ public final class ApplicationContext: Sendable {
     /// (see `ContextJournal`). Unchecked exclusivity: the lock already serialises every access,
     /// and the runtime's dynamic check costs more than the write it guards on a creation path.
     @exclusivity(unchecked) nonisolated(unsafe) var journalStorage = ContextJournal()
+    /// The dependency edges this context records without the lock (its slots are in `tables`).
+    let edgeLog = EdgeLog()
     /// The journal's operations.
     var journal: JournalAccess { JournalAccess(unretained: Unretained(self)) }
     /// What lookups by type learned; guarded by `Coordinator.lock` (`TypeLookupCache`).

@@ -7,11 +7,9 @@
 /// would otherwise allocate and initialise a mutex per request, and the journal is written
 /// only where creation takes that lock anyway.
 struct ContextJournal {
-    /// In the order recorded; duplicates are dropped when read.
-    var edges: [Edge] = []
-    /// The edges of injected objects' routed properties, each entry placed among `edges` by its
-    /// `position`.
-    var routedEdges: [RoutedEdges] = []
+    /// The edges recorded after the context's `EdgeLog` filled its slots, in the order
+    /// recorded; duplicates are dropped when read.
+    var edges: [RecordedEdges] = []
     var startup: [StartupReport.Entry] = []
     /// When everything the start made began and ended, until the report is first read: the
     /// critical path and the waits are worked out then, not while the context starts.

@@ -1,6 +1,6 @@
 /// A dependency recorded while an object was made: definition `from` of a context looked up
 /// definition `to` of the context `levels` up its parent chain (0: itself).
-struct Edge: Hashable, Sendable {
+struct Edge: Hashable, Sendable, BitwiseCopyable {
     let from: Int
     let levels: Int
     let to: Int

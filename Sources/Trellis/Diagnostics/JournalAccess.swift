@@ -1,33 +1,30 @@
-/// The operations on a context's journal, each taking `Coordinator.lock` briefly.
+/// The operations on a context's journal, each taking `Coordinator.lock` briefly (edges, while
+/// the context's `EdgeLog` has slots, without it).
 struct JournalAccess {
     /// Unretained: the caller holds the context. `record` uses it at +0, as every object a
     /// context per request makes records its edges.
     let unretained: Unretained<ApplicationContext>
     private var context: ApplicationContext { unretained.object }
 
+    /// Records `edge`: in a slot of the context's `EdgeLog`, without the lock, while one is
+    /// free.
+    @inline(__always)
     func record(_ edge: Edge) {
-        unretained.with { context in
-            Coordinator.lock.withLock { Self.append(edge, to: &context.journalStorage.edges) }
-        }
+        record(.one(edge))
     }
 
     /// Records the edges from definition `index` to the targets of `route`'s fields `firstField
-    /// + p` for each bit `p` set in `fields`, in one round of the lock (`RoutedEdges`).
+    /// + p` for each bit `p` set in `fields` (`RecordedEdges.routed`).
     func record(routed fields: UInt64, from firstField: Int, of route: InjectionRoute, for index: Int) {
-        unretained.with { context in
-            Coordinator.lock.withLock {
-                let entry = RoutedEdges(position: context.journalStorage.edges.count, from: index, route: Unretained(route), firstField: firstField, fields: fields)
-                if context.journalStorage.routedEdges.capacity == 0 { context.journalStorage.routedEdges.reserveCapacity(4) }
-                context.journalStorage.routedEdges.append(entry)
-            }
-        }
+        record(.routed(from: index, route: Unretained(route), firstField: firstField, fields: fields))
     }
 
-    private static func append(_ edge: Edge, to edges: inout [Edge]) {
-        // A short-lived context records a handful of edges: one allocation for them instead of
-        // growing the array 1, 2, 4, 8.
-        if edges.capacity == 0 { edges.reserveCapacity(8) }
-        edges.append(edge)
+    @inline(__always)
+    private func record(_ entry: RecordedEdges) {
+        unretained.with { context in
+            guard let overflow = context.edgeLog.record(entry, in: context.tables.edges) else { return }
+            Coordinator.lock.withLock { context.journalStorage.edges.append(overflow) }
+        }
     }
 
     func appendStartup(_ entries: [StartupReport.Entry], timeline: StartupTimeline) {
@@ -39,18 +36,12 @@ struct JournalAccess {
 
     /// Every distinct edge, in the order first recorded.
     var edges: [Edge] {
-        let (single, routed) = Coordinator.lock.withLock { (context.journalStorage.edges, context.journalStorage.routedEdges) }
+        let context = self.context
+        let logged = context.edgeLog.entries(in: context.tables.edges)
+        let overflow = Coordinator.lock.withLock { context.journalStorage.edges }
         var all: [Edge] = []
-        all.reserveCapacity(single.count)
-        var next = 0
-        for entry in routed {
-            while next < entry.position {
-                all.append(single[next])
-                next += 1
-            }
-            entry.spellOut(into: &all)
-        }
-        all.append(contentsOf: single[next...])
+        for entry in logged { entry.spellOut(into: &all) }
+        for entry in overflow { entry.spellOut(into: &all) }
         var seen = Set<Edge>()
         return all.filter { seen.insert($0).inserted }
     }

@@ -2,7 +2,7 @@
 /// is never freed: an injection plan's field), referred to by its address: one word, copied and
 /// stored freely without a retain, compared by identity, read in place.
 @usableFromInline
-struct Pinned<Value> {
+struct Pinned<Value>: BitwiseCopyable {
     // Valid for ever: `HeapBuffer.pinned(at:)` is only called on buffers that are never freed.
     private let address: UnsafePointer<Value>
 

@@ -15,19 +15,26 @@ struct RecordBuffer {
     /// to make or destroy with the context). Apart from the states for the same reason as the
     /// records: lock-free lookups read a published cell.
     let cells: HeapBuffer<Unretained<AnyObject>>
+    /// The slots of the context's `EdgeLog`: uninitialised until taken, and trivial, so nothing
+    /// to make or destroy with the context.
+    let edges: HeapBuffer<RecordedEdges>
 
     /// Records for `count` definitions, each made by `record`, and as many idle states.
     @inline(__always)
     init(count: Int, record: (Int) -> DefinitionRecord) {
         let capacity = max(count, 1)
-        let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment, MemoryLayout<Unretained<AnyObject>>.alignment)
+        let edgeSlots = EdgeLog.capacity(forDefinitions: count)
+        let alignment = max(MemoryLayout<DefinitionRecord>.alignment, MemoryLayout<CreationState>.alignment, MemoryLayout<Unretained<AnyObject>>.alignment, MemoryLayout<RecordedEdges>.alignment)
         let recordBytes = (MemoryLayout<DefinitionRecord>.stride * capacity + alignment - 1) & ~(alignment - 1)
         let stateBytes = (MemoryLayout<CreationState>.stride * capacity + alignment - 1) & ~(alignment - 1)
-        // One block: the records, the states, then the cells, each from an aligned offset.
-        let block = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + stateBytes + MemoryLayout<Unretained<AnyObject>>.stride * capacity, alignment: alignment)
+        let cellBytes = (MemoryLayout<Unretained<AnyObject>>.stride * capacity + alignment - 1) & ~(alignment - 1)
+        // One block: the records, the states, the cells, then the edge slots, each from an
+        // aligned offset.
+        let block = UnsafeMutableRawPointer.allocate(byteCount: recordBytes + stateBytes + cellBytes + MemoryLayout<RecordedEdges>.stride * edgeSlots, alignment: alignment)
         records = HeapBuffer(uninitialized: block.bindMemory(to: DefinitionRecord.self, capacity: capacity), count: count)
         states = HeapBuffer(uninitialized: (block + recordBytes).bindMemory(to: CreationState.self, capacity: capacity), count: count)
         cells = HeapBuffer(uninitialized: (block + recordBytes + stateBytes).bindMemory(to: Unretained<AnyObject>.self, capacity: capacity), count: count)
+        edges = HeapBuffer(uninitialized: (block + recordBytes + stateBytes + cellBytes).bindMemory(to: RecordedEdges.self, capacity: edgeSlots), count: edgeSlots)
         for index in 0..<count {
             records.initialize(index, to: record(index))
             states.initialize(index, to: CreationState())

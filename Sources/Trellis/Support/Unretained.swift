@@ -15,7 +15,7 @@ import Synchronization
 /// pthreads): a reference count managed by hand where an atomic or a C context pointer holds
 /// it.
 @usableFromInline
-struct Unretained<Object: AnyObject> {
+struct Unretained<Object: AnyObject>: BitwiseCopyable {
     // The one field: a reference the runtime does not count. Every operation below relies on
     // the holder's guarantee that the object is alive.
     @usableFromInline let rawValue: Unmanaged<Object>
