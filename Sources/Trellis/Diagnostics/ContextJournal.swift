@@ -1,11 +1,11 @@
 
-/// What a context records about itself: dependency edges (for the graph and the disposal
-/// order) and the start-up log. Written on creation paths only (never on the lookup of a made
-/// object). What lookups by type found is kept apart, in `TypeLookupCache`.
+/// What a context records about itself under the lock: the dependency edges its `EdgeLog` had
+/// no slot left for (for the graph and the disposal order), and the start-up log. Written on
+/// creation paths only (never on the lookup of a made object). What lookups by type found is
+/// kept apart, in `TypeLookupCache`.
 ///
 /// Guarded by `Coordinator.lock` rather than a lock of its own: a context made per request
-/// would otherwise allocate and initialise a mutex per request, and the journal is written
-/// only where creation takes that lock anyway.
+/// would otherwise allocate and initialise a mutex per request.
 struct ContextJournal {
     /// The edges recorded after the context's `EdgeLog` filled its slots, in the order
     /// recorded; duplicates are dropped when read.
