@@ -69,7 +69,7 @@ public final class ApplicationContext: Sendable {
     ///   context remains); ``ContextError/requiresAwait(key:path:)`` before making anything if an
     ///   eager singleton is async (start the context with `try await` instead).
     public convenience init(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) throws(ContextError) {
-        try self.init(configurator: ConfiguratorFromFactory(factory), parent: parent)
+        try self.init(configurator: ConfiguratorFromFactory(factory), parent: consume parent)
     }
 
     /// Builds a context from `factory` with the definitions of `overriding` replacing the closure
@@ -78,14 +78,14 @@ public final class ApplicationContext: Sendable {
     /// - Throws: ``ContextError/overrideOfUnknownKey(key:context:aliasOf:)`` when `overriding` defines a
     ///   key that `factory` does not, and every error of ``init(_:parent:)-9usuw``.
     public convenience init(_ factory: some ObjectFactory, overriding: some ObjectFactory, parent: ApplicationContext? = nil) throws(ContextError) {
-        try self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: parent)
+        try self.init(configurator: ConfiguratorFromFactory(factory, overriding: overriding), parent: consume parent)
     }
 
     /// Builds a context from an already checked configuration and starts it.
     ///
     /// - Throws: what ``init(_:parent:)-9usuw`` throws once the configuration is checked.
     public convenience init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext? = nil) throws(ContextError) {
-        self.init(configurator: configurator, parent: parent, isValidation: false)
+        self.init(configurator: configurator, parent: consume parent, isValidation: false)
         try start()
     }
 

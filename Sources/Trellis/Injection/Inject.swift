@@ -211,13 +211,13 @@ public struct Inject<Value> {
             field[as: Self.self].store(value)
             return true
         }
-        let context = request.context.object
         if field[as: Self.self].header.isLazy {
             guard request.answers(key) else { return try fillMissing(field, request) }
-            field[as: Self.self].storage = .lazy(LazyInjection(context: context, key: key, fallback: declaredFallback(of: field), field: request.field, requester: request.requesterIndex, file: field[as: Self.self].header.file, line: field[as: Self.self].header.line))
+            field[as: Self.self].storage = .lazy(LazyInjection(context: request.context, key: key, fallback: declaredFallback(of: field), field: request.field, requester: request.requesterIndex, file: field[as: Self.self].header.file, line: field[as: Self.self].header.line))
             field[as: Self.self].header.isPending = false
             return true
         }
+        let context = request.context.object
         if request.isAsync {
             switch try context._peek(named: key, type: ObjectIdentifier(Value.self), from: request.requester) {
             case let .made(made):

@@ -48,19 +48,23 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return OptionalNone.value(of: Value.self)
     }
 
-    /// A `.lazy` property of an injected object.
+    /// A `.lazy` property of an injected object, which `context` (unretained: the injection
+    /// keeps it alive) injects. Unretained, not a strong parameter: a context that lazy
+    /// properties refer to weakly has a side table, and each retain of it is the runtime's slow
+    /// path.
     @usableFromInline
-    init(context: ApplicationContext, key: String, fallback: Any?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
-        self.context = context
+    init(context: Unretained<ApplicationContext>, key: String, fallback: Any?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
         self.requester = requester
         self.field = field
-        self.contextName = context.name
+        self.contextName = context.with { $0.name }
         self.key = key
         self.declaredFallback = fallback
         self.isFromCurrent = false
         self.declaration = nil
         self.file = file
         self.line = line
+        super.init()
+        context.with { self.context = $0 }
     }
 
     /// A property of an object made while `current` was the current context.
