@@ -85,6 +85,30 @@ private struct DeepDirectChainFactory: ObjectFactory {
     }
 }
 
+/// One definition: the root of a chain of nested contexts, found through all of them.
+private struct DeepChainRootFactory: ObjectFactory {
+    var definitions: Definitions { createSingleton("root") { 7 } }
+}
+
+/// `count` contexts nested under a root, each holding its parent: the innermost, and the root
+/// held weakly.
+private func deepNestedContexts(_ count: Int) -> (innermost: ApplicationContext?, root: WeakBox)? {
+    guard var context = try? ApplicationContext(DeepChainRootFactory()) else { return nil }
+    let root = WeakBox(context)
+    for _ in 0..<count {
+        guard let child = try? ApplicationContext(DeepChainRootFactory(), parent: context) else { return nil }
+        context = child
+    }
+    return (context, root)
+}
+
+/// A weak reference to a context.
+private final class WeakBox: @unchecked Sendable {
+    // Safe: written once in init, read by the thread that made it.
+    weak var value: ApplicationContext?
+    init(_ value: ApplicationContext) { self.value = value }
+}
+
 /// Runs `body` on a thread with a 512 KiB stack in this (child) process and exits the process
 /// with a distinct code when the thread could not run or did not finish; returns what `body`
 /// returned.
@@ -125,6 +149,21 @@ struct DeepChainTests {
         // their passing means the library moved the chain, not that the thread was large.
         await #expect(processExitsWith: .failure) {
             _ = onSecondaryThread { deepChainRecurse(5000) }
+        }
+    }
+
+    @Test func tenThousandNestedContextsHeldOnlyByTheLastAreFreedOnA512KiBThread() async {
+        // Each context holds its parent: dropping the last frees all ten thousand, one after the
+        // other, not by each freeing the next (Docs/Lifecycle.md, "What a context keeps alive").
+        await #expect(processExitsWith: .success) {
+            let freed = onSecondaryThread { () -> Bool in
+                guard var nested = deepNestedContexts(deepChainLength) else { return false }
+                let root = nested.root
+                guard (try? nested.innermost?.object("root", as: Int.self)) == 7, root.value != nil else { return false }
+                nested.innermost = nil
+                return root.value == nil
+            }
+            guard freed else { exit(DeepExit.wrongResult) }
         }
     }
 

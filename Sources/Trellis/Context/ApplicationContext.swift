@@ -17,10 +17,19 @@ public final class ApplicationContext: Sendable {
     /// The context's name: the factory's `contextName`, by default its type name.
     public let name: String
     /// The context asked when a name is not defined here.
-    public let parent: ApplicationContext?
+    public var parent: ApplicationContext? { heldParent }
+    /// The parent, kept alive for as long as this context.
+    ///
+    /// A variable that `deinit` empties itself, rather than a constant: the release of a stored
+    /// reference to the same class would be the compiler's loop for a chain of objects (a retain
+    /// of the parent, a uniqueness check and two releases, each the runtime's slow path once lazy
+    /// properties refer to the parent weakly), for every context made per request. `deinit`
+    /// frees the parents only it holds the same way, one after the other (`releaseParent`).
+    // Safe: written in `init`, and emptied by `deinit` (this context's own, or that of the only
+    // child left holding it, when no one else can read it).
+    nonisolated(unsafe) private var heldParent: ApplicationContext?
     /// `parent`, unretained, for walking the chain without retaining every context on it (two
     /// threads retaining one parent would write to its reference count on every lookup).
-    /// (`parent` keeps it alive for as long as this context.)
     let parentRef: Unretained<ApplicationContext>?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
@@ -122,8 +131,8 @@ public final class ApplicationContext: Sendable {
 
     init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
         name = configurator.contextName
-        self.parent = parent
         parentRef = parent.map { Unretained($0) }
+        heldParent = parent
         table = configurator.table
         self.isValidation = isValidation
         count = configurator.definitions.count
@@ -154,6 +163,21 @@ public final class ApplicationContext: Sendable {
     deinit {
         childRoutesStorage.load(ordering: .acquiring)?.release()
         tables.free()
+        releaseParent()
+    }
+
+    /// Releases the parent. A parent this context held the last reference to is freed here,
+    /// and so, in turn, are its own parents held only by it: one after the other in this loop,
+    /// not by each `deinit` calling the next (a chain of thousands of contexts would run out of
+    /// stack).
+    private func releaseParent() {
+        guard var parent = heldParent.take() else { return }
+        while isKnownUniquelyReferenced(&parent) {
+            // `parent` is only ours: nothing else can read its `heldParent` now.
+            guard let grandparent = parent.heldParent.take() else { return }
+            // Frees `parent`, whose `deinit` now has no parent to release.
+            parent = grandparent
+        }
     }
 
     /// The keys of this context's own definitions, in declaration order.
