@@ -129,7 +129,8 @@ public final class ApplicationContext: Sendable {
         try await startConcurrently()
     }
 
-    init(configurator: consuming ConfiguratorFromFactory, parent: ApplicationContext?, isValidation: Bool) {
+    @inline(__always)
+    init(configurator: consuming ConfiguratorFromFactory, parent: consuming ApplicationContext?, isValidation: Bool) {
         name = configurator.contextName
         parentRef = parent.map { Unretained($0) }
         heldParent = parent
