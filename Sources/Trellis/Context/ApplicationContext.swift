@@ -24,9 +24,10 @@ public final class ApplicationContext: Sendable {
     /// reference to the same class would be the compiler's loop for a chain of objects (a retain
     /// of the parent, a uniqueness check and two releases, each the runtime's slow path once lazy
     /// properties refer to the parent weakly), for every context made per request. `deinit`
-    /// frees the parents only it holds the same way, one after the other (`releaseParent`).
-    // Safe: written in `init`, and emptied by `deinit` (this context's own, or that of the only
-    // child left holding it, when no one else can read it).
+    /// releases it through the thread's `ParentRelease`, which frees a chain one context after
+    /// the other.
+    // Safe: written in `init`, and emptied only by this context's own `deinit`, when nothing can
+    // reach it any more (a weak reference reads `nil` once `deinit` began).
     nonisolated(unsafe) private var heldParent: ApplicationContext?
     /// `parent`, unretained, for walking the chain without retaining every context on it (two
     /// threads retaining one parent would write to its reference count on every lookup).
@@ -164,21 +165,7 @@ public final class ApplicationContext: Sendable {
     deinit {
         childRoutesStorage.load(ordering: .acquiring)?.release()
         tables.free()
-        releaseParent()
-    }
-
-    /// Releases the parent. A parent this context held the last reference to is freed here,
-    /// and so, in turn, are its own parents held only by it: one after the other in this loop,
-    /// not by each `deinit` calling the next (a chain of thousands of contexts would run out of
-    /// stack).
-    private func releaseParent() {
-        guard var parent = heldParent.take() else { return }
-        while isKnownUniquelyReferenced(&parent) {
-            // `parent` is only ours: nothing else can read its `heldParent` now.
-            guard let grandparent = parent.heldParent.take() else { return }
-            // Frees `parent`, whose `deinit` now has no parent to release.
-            parent = grandparent
-        }
+        if heldParent != nil { ThreadState.current.parentRelease.release(heldParent.take()!) }
     }
 
     /// The keys of this context's own definitions, in declaration order.

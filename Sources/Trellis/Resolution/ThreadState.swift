@@ -31,6 +31,8 @@ final class ThreadState {
     let stackLimit: UInt
     /// Nested resolutions kept for reuse.
     var spares: [Resolution] = []
+    /// The parents of contexts freed on this thread, released one after the other.
+    let parentRelease = ParentRelease()
     /// The process-wide default context as this thread last read it, and the
     /// `CurrentContext.generation` it was read at: `@Inject` initialisers reuse it without the
     /// default's lock while no `setDefault` happened since. Weak: a thread's cache must not keep
