@@ -37,6 +37,7 @@ final class PublicationGroup: @unchecked Sendable {
     @exclusivity(unchecked) var lastEarlyReference: UInt64 = 0
 
     /// The group this one stands for after merges.
+    @inline(__always)
     var root: PublicationGroup {
         var group = self
         while let next = group.forward { group = next }
@@ -45,6 +46,7 @@ final class PublicationGroup: @unchecked Sendable {
 
     /// Whether the group this one stands for is injecting nothing. Retains no group on the
     /// way (every singleton made asks).
+    @inline(__always)
     var isIdle: Bool {
         guard forward != nil else { return injectors.isEmpty }
         return root.injectors.isEmpty
