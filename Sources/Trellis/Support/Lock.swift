@@ -20,13 +20,18 @@ struct Lock: @unchecked Sendable {
     // the pointees goes through pthread calls, which are thread-safe by definition.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// How many threads are in `wait()`: read and written with the mutex held only, so a
+    /// `broadcast()` with nobody waiting (a singleton published in a context nobody else uses)
+    /// skips the call.
+    private let waiting: UnsafeMutablePointer<Int>
 
     /// A new lock, to be freed with `destroy()` (or never, for one that lives as long as the
     /// process).
     static func make() -> Lock {
-        let lock = Lock(mutex: .allocate(capacity: 1), condition: .allocate(capacity: 1))
+        let lock = Lock(mutex: .allocate(capacity: 1), condition: .allocate(capacity: 1), waiting: .allocate(capacity: 1))
         lock.mutex.initialize(to: pthread_mutex_t())
         lock.condition.initialize(to: pthread_cond_t())
+        lock.waiting.initialize(to: 0)
         pthread_mutex_init(lock.mutex, nil)
         pthread_cond_init(lock.condition, nil)
         return lock
@@ -38,6 +43,7 @@ struct Lock: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         condition.deallocate()
         mutex.deallocate()
+        waiting.deallocate()
     }
 
     func lock() { pthread_mutex_lock(mutex) }
@@ -52,8 +58,15 @@ struct Lock: @unchecked Sendable {
     }
 
     /// Waits for `broadcast()`; the mutex must be held and is held again on return.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    func wait() {
+        waiting.pointee += 1
+        pthread_cond_wait(condition, mutex)
+        waiting.pointee -= 1
+    }
 
-    /// Wakes every thread in `wait()`.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes every thread in `wait()`; the mutex must be held (every caller holds it: a waiter
+    /// counts itself with it held, before it waits).
+    func broadcast() {
+        if waiting.pointee > 0 { pthread_cond_broadcast(condition) }
+    }
 }
