@@ -146,7 +146,7 @@ extension ApplicationContext {
     /// Fills the pending `@Inject` fields of the object whose fields are `fields`, then calls
     /// `didInject`.
     private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
-        if index >= 0, let route, !records[index].edgesRecorded.load(ordering: .relaxed) { recordRoutedEdges(plan, route, in: fields, requester: index) }
+        recordRoutedEdges(plan, route, in: fields, requester: index)
         for position in plan.fields.indices {
             _ = try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: false)
         }
@@ -163,7 +163,7 @@ extension ApplicationContext {
         if index >= 0, !records[index].isAsync, resolution.session.problems != nil {
             reportSynchronousInjections(plan, in: fields, of: index, resolution)
         }
-        if index >= 0, let route, !records[index].edgesRecorded.load(ordering: .relaxed) { recordRoutedEdges(plan, route, in: fields, requester: index) }
+        recordRoutedEdges(plan, route, in: fields, requester: index)
         for position in plan.fields.indices {
             if try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: true) { continue }
             let field = plan.fields.pinned(at: position)
@@ -248,12 +248,13 @@ extension ApplicationContext {
 
     /// Records the dependency edges of the fields of an object of definition `index` that its
     /// route names (pending, not lazy, naming a definition), before they are filled: in one
-    /// round of the lock per 64 fields, where `routed` recorded one round per field. Only the
-    /// first object of a definition records edges (the caller checks), as for a lookup by name.
+    /// entry per 64 fields, where `routed` recorded one per field. Only the first object of a
+    /// definition records edges, as for a lookup by name.
     /// (A field that ends up looked up by name, because its target's context closed or its type
     /// is not the declared one, records its edge again there: edges are deduplicated when read.)
     @inline(never)
-    private func recordRoutedEdges(_ plan: InjectionPlan, _ route: InjectionRoute, in fields: ObjectFields, requester index: Int) {
+    private func recordRoutedEdges(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, requester index: Int) {
+        guard index >= 0, let route, !records[index].edgesRecorded.load(ordering: .relaxed) else { return }
         var first = 0
         while first < plan.fields.count {
             var routed: UInt64 = 0
