@@ -127,8 +127,8 @@ extension ApplicationContext {
     /// by suspending; may make async definitions.
     func singletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         if records[index].runsOnMainActor { return try await singletonOnMainActor(index, resolution) }
-        let slot = WaitTarget.definition(Unretained(self), index)
-        if let made = try await slot.acquireSuspending(resolution, { claim(index, resolution, waitsSynchronously: false) }) { return made }
+        let slot = SingletonSlot(self, index)
+        if let made = try await WaitTarget.singleton(slot).acquireSuspending(resolution, { slot.claim(resolution, waitsSynchronously: false) }) { return made }
         if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: 0)
         defer { resolution.pop() }
@@ -137,19 +137,19 @@ extension ApplicationContext {
         do {
             made = try await constructAsync(index, resolution)
         } catch {
-            abandon(index)
+            slot.abandon()
             throw error
         }
         // No count of wrappers made on one thread here (an async closure may hop threads): the
         // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try publishedOrInjecting(index, made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
+        guard let mark = try slot.publishedOrInjecting(made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
         do {
             try await injectAsync(made, index, resolution)
         } catch {
-            failInjecting(index, resolution, since: mark)
+            slot.failInjecting(resolution, since: mark)
             throw error
         }
-        try finishCreating(index, resolution)
+        try slot.finishCreating(resolution)
         return made
     }
 

@@ -34,7 +34,7 @@ extension ApplicationContext: CustomStringConvertible {
         for (index, definition) in configuration.definitions.enumerated() {
             let made = switch definition.scope {
             case .prototype: "-"
-            case .weak: isAlive(index) ? "alive" : "not alive"
+            case .weak: SingletonSlot(self, index).isAlive() ? "alive" : "not alive"
             default: isMade(index) ? "yes" : "no"
             }
             rows.append([definition.key, definition.scope.description, (explicit[index] + generated[index]).joined(separator: ", "),

@@ -109,67 +109,9 @@ extension ApplicationContext {
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
     func singleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
-        let slot = WaitTarget.definition(Unretained(self), index)
-        if let made = try slot.acquireBlocking(resolution, { claim(index, resolution, waitsSynchronously: true) }) { return made }
-        return try createSingleton(index, resolution, thread)
-    }
-
-    /// The keys of the waits that would close a cycle if `resolution` waited for definition
-    /// `index`, which something is making; `nil` if nothing is, or no cycle.
-    func cycle(_ index: Int, to resolution: Resolution) -> [String]? {
-        Coordinator.lock.withLock {
-            let phase = states[index].phase
-            return phase.isIdle ? nil : Coordinator.cycle(through: phase, to: resolution)
-        }
-    }
-
-    /// What a lookup in `resolution` does about singleton `index` now: the singleton's step of the
-    /// creation state machine. Called with the lock held.
-    func claim(_ index: Int, _ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
-        if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].made!) }
-        if records[index].scope == .weak, let made = liveWeakSingleton(index) { return .made(made) }
-        if isClosed { return .failed(closedError(looking: table.keys[index])) }
-        let phase = states[index].phase
-        switch phase {
-        case .idle:
-            if waitsSynchronously && records[index].isAsync { return .failed(requiresAwait(index, resolution)) }
-            states[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
-            return .claimed
-        case let .deferred(group, _) where group.root === resolution.group.root:
-            // Finished, waiting to be published with this lookup's own group.
-            group.root.lastEarlyReference = Coordinator.nextSequence()
-            return .made(states[index].made!)
-        case .making, .injecting, .deferred:
-            if let waited = Coordinator.cycle(through: phase, to: resolution) {
-                let cyclePath = resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [table.keys[index]] + waited
-                let ownerGroup: PublicationGroup
-                let shareable: Bool
-                switch phase {
-                case let .injecting(owner, _, isShareable):
-                    ownerGroup = owner.group.root
-                    shareable = isShareable
-                case let .deferred(group, isShareable):
-                    ownerGroup = group.root
-                    shareable = isShareable
-                default:
-                    return .failed(.circularDependency(path: cyclePath))
-                }
-                // A property cycle: the object exists, its properties are being injected.
-                guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
-                ownerGroup.absorb(resolution.group.root)
-                ownerGroup.lastEarlyReference = Coordinator.nextSequence()
-                return .made(states[index].made!)
-            }
-            if waitsSynchronously {
-                // A synchronous caller never waits for async work: not for an async definition,
-                // and, from inside a task, not for one whose making may suspend.
-                if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return .failed(requiresAwait(index, resolution)) }
-                if phase.blockers.contains(where: { $0.resolution.awaitsMainActor }), MainActorCall.isOnMainActor {
-                    return .failed(requiresAwait(index, resolution))
-                }
-            }
-            return .wait
-        }
+        let slot = SingletonSlot(self, index)
+        if let made = try WaitTarget.singleton(slot).acquireBlocking(resolution, { slot.claim(resolution, waitsSynchronously: true) }) { return made }
+        return try createSingleton(slot, resolution, thread)
     }
 
     /// Makes, injects and publishes the singleton of definition `index`, which `resolution` has
@@ -178,7 +120,8 @@ extension ApplicationContext {
     /// The singleton is cached for this lookup before its properties are injected, so singletons
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
-    private func createSingleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
+    private func createSingleton(_ slot: SingletonSlot, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
+        let index = slot.index
         if resolution.collectsStartup { noteStartupBegan(index, resolution) }
         resolution.push(self, index, injectInits: thread.injectInits)
         thread.injectInits = 0
@@ -188,34 +131,17 @@ extension ApplicationContext {
         do throws(ContextError) {
             made = try constructSingleton(index, resolution)
         } catch {
-            abandon(index)
+            slot.abandon()
             throw error
         }
-        guard let mark = try publishedOrInjecting(index, made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
+        guard let mark = try slot.publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
         do throws(ContextError) {
             try injectSingleton(made, index, resolution)
         } catch {
-            failInjecting(index, resolution, since: mark)
+            slot.failInjecting(resolution, since: mark)
             throw error
         }
-        try finishCreating(index, resolution)
+        try slot.finishCreating(resolution)
         return made
-    }
-
-    /// The step after singleton `index`'s closure returned `made`, shared by both ways of making
-    /// it: published at once when it has nothing to inject (`nil`), else cached for
-    /// `resolution` while it is injected, and the mark that tells what was made since.
-    func publishedOrInjecting(_ index: Int, _ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
-        if try publishIfNothingToInject(index, made, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
-            singletonMade(index, resolution)
-            return nil
-        }
-        return beginInjecting(index, made, resolution)
-    }
-
-    /// The last step of making singleton `index`, injected: published with its group.
-    func finishCreating(_ index: Int, _ resolution: Resolution) throws(ContextError) {
-        try finishInjecting(index, resolution)
-        singletonMade(index, resolution)
     }
 }

@@ -20,6 +20,8 @@ final class PublicationGroup: @unchecked Sendable {
         let context: ApplicationContext
         let index: Int
         let sequence: UInt64
+
+        var slot: SingletonSlot { SingletonSlot(context, index) }
     }
 
     // Unchecked exclusivity: every access holds `Coordinator.lock` (see above), and the
@@ -67,5 +69,24 @@ final class PublicationGroup: @unchecked Sendable {
         other.injectors = []
         other.pending = []
         other.forward = self
+    }
+
+    /// Publishes every singleton of the group. Called with the lock held; what to release, to
+    /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
+    func publishAll(_ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [AnyObject]) {
+        for entry in pending {
+            let context = entry.context, index = entry.index, slot = entry.slot
+            if context.isClosed {
+                // Made while its context was closing: never handed out by the context, and
+                // disposed by the lookup that made it.
+                if let made = context.states[index].made.take() { late.append(made.owner) }
+                context.states[index].phase = .idle
+            } else if let unkept = slot.publishLocked(context.states[index].made!) {
+                garbage.append(unkept.owner)
+            }
+            woken += slot.wakeWaiters()
+            garbage.append(context)
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 }

@@ -46,7 +46,7 @@ struct Requester {
         let key = found.table.keys[index]
         // A cycle that crosses from synchronous to async code is a cycle first.
         if resolution.isMaking(index, of: found) { throw found.prototypeCycle(index, resolution) }
-        if session.restrictsAsync, let waited = found.cycle(index, to: resolution) {
+        if session.restrictsAsync, let waited = SingletonSlot(found, index).cycle(to: resolution) {
             throw .circularDependency(path: resolution.path + [key] + waited)
         }
         let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))

@@ -3,7 +3,24 @@
 /// closure threw), or dropped with what its group made since (its injection threw); a weak
 /// singleton kept weakly instead of published; the waiters woken. Everything here runs its
 /// state change under `Coordinator.lock` and releases objects after it.
-extension ApplicationContext {
+extension SingletonSlot {
+    /// The step after the singleton's closure returned `made`, shared by both ways of making
+    /// it: published at once when it has nothing to inject (`nil`), else cached for
+    /// `resolution` while it is injected, and the mark that tells what was made since.
+    func publishedOrInjecting(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
+        if try publishIfNothingToInject(made, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
+            singletonMade(resolution)
+            return nil
+        }
+        return beginInjecting(made, resolution)
+    }
+
+    /// The last step of making the singleton, injected: published with its group.
+    func finishCreating(_ resolution: Resolution) throws(ContextError) {
+        try finishInjecting(resolution)
+        singletonMade(resolution)
+    }
+
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs
     /// no injecting phase: nobody can see it early, so it is published at once, in one round of
     /// the lock. `false` otherwise.
@@ -14,7 +31,7 @@ extension ApplicationContext {
     /// early reference could have given it an unfinished object to hold, and every one goes
     /// through `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`).
     /// Otherwise it waits for its group like any other.
-    func publishIfNothingToInject(_ index: Int, _ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
+    func publishIfNothingToInject(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
         let nothingToInject = InjectionPlan.unretained(of: made.dynamicType).with { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
@@ -26,8 +43,8 @@ extension ApplicationContext {
             return false
         }
         states[index].made = made
-        let unkept = publishLocked(index, made)
-        let woken = wakeWaiters(index)
+        let unkept = publishLocked(made)
+        let woken = wakeWaiters()
         lock.broadcast()
         lock.unlock()
         withExtendedLifetime(unkept) {}
@@ -35,19 +52,19 @@ extension ApplicationContext {
         return true
     }
 
-    /// Bookkeeping after singleton `index` was made and injected, its frame still pushed.
+    /// Bookkeeping after the singleton was made and injected, its frame still pushed.
     @inline(__always)
-    func singletonMade(_ index: Int, _ resolution: Resolution) {
+    func singletonMade(_ resolution: Resolution) {
         records[index].edgesRecorded.store(true, ordering: .relaxed)
-        if resolution.collectsStartup { noteStartup(index, resolution) }
+        if resolution.collectsStartup { unretainedContext.with { $0.noteStartup(index, resolution) } }
     }
 
-    /// The closure of singleton `index` failed: nothing is cached, waiters try again.
-    func abandon(_ index: Int) {
+    /// The singleton's closure failed: nothing is cached, waiters try again.
+    func abandon() {
         var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
             states[index].phase = .idle
-            woken = wakeWaiters(index)
+            woken = wakeWaiters()
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
@@ -55,7 +72,7 @@ extension ApplicationContext {
 
     /// Caches `made` for `resolution` while it is injected; returns the mark that tells what
     /// was made since.
-    func beginInjecting(_ index: Int, _ made: MadeValue, _ resolution: Resolution) -> UInt64 {
+    func beginInjecting(_ made: MadeValue, _ resolution: Resolution) -> UInt64 {
         let shareable = made.isReference
         return Coordinator.lock.withLock {
             states[index].made = made
@@ -65,9 +82,9 @@ extension ApplicationContext {
         }
     }
 
-    /// Injecting singleton `index` failed: it, and everything its group made since `mark`
+    /// Injecting the singleton failed: it, and everything its group made since `mark`
     /// (which may hold it), is dropped; the objects are released after the lock.
-    func failInjecting(_ index: Int, _ resolution: Resolution, since mark: UInt64) {
+    func failInjecting(_ resolution: Resolution, since mark: UInt64) {
         var garbage: [AnyObject] = []
         var late: [AnyObject] = []
         var woken: [Resumption<Void>] = []
@@ -76,17 +93,17 @@ extension ApplicationContext {
             group.removeInjector(resolution, depth: resolution.depth)
             if let made = states[index].made.take() { garbage.append(made.owner) }
             states[index].phase = .idle
-            woken += wakeWaiters(index)
+            woken += wakeWaiters()
             var kept: [PublicationGroup.Pending] = []
             for pending in group.pending {
                 guard pending.sequence > mark else { kept.append(pending); continue }
                 if let made = pending.context.states[pending.index].made.take() { garbage.append(made.owner) }
                 pending.context.states[pending.index].phase = .idle
-                woken += pending.context.wakeWaiters(pending.index)
+                woken += pending.slot.wakeWaiters()
                 garbage.append(pending.context)
             }
             group.pending = kept
-            if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
+            if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
@@ -94,13 +111,13 @@ extension ApplicationContext {
         withExtendedLifetime(garbage) {}
     }
 
-    /// Singleton `index` is made and injected: it waits for its group, which is published when
+    /// The singleton is made and injected: it waits for its group, which is published when
     /// its last injection ends.
     ///
     /// - Throws: `contextClosed` when this context was closed while it was being made: it is
     ///   not published, and it is disposed.
-    func finishInjecting(_ index: Int, _ resolution: Resolution) throws(ContextError) {
-        if try finishAlone(index, resolution) { return }
+    func finishInjecting(_ resolution: Resolution) throws(ContextError) {
+        if try finishAlone(resolution) { return }
         var garbage: [AnyObject] = []
         var woken: [Resumption<Void>] = []
         var late: [AnyObject] = []
@@ -111,8 +128,8 @@ extension ApplicationContext {
             guard case let .injecting(_, _, shareable) = states[index].phase else { return }
             mine = states[index].made
             states[index].phase = .deferred(group: group, shareable: shareable)
-            group.pending.append(.init(context: self, index: index, sequence: Coordinator.nextSequence()))
-            if group.injectors.isEmpty { Self.publishAll(group, &garbage, &woken, late: &late) }
+            group.pending.append(.init(context: context, index: index, sequence: Coordinator.nextSequence()))
+            if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
@@ -120,13 +137,13 @@ extension ApplicationContext {
         mine = nil
         LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
-        if closedLate { throw closedError(looking: table.keys[index]) }
+        if closedLate { throw context.closedError(looking: key) }
     }
 
     /// The common case of `finishInjecting`: the singleton is the only one its group is making,
     /// so it is published at once, without the group's lists. `false` if it is not alone.
     @inline(__always)
-    private func finishAlone(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Bool {
+    private func finishAlone(_ resolution: Resolution) throws(ContextError) -> Bool {
         let lock = Coordinator.lock
         lock.lock()
         let group = resolution.group.root
@@ -136,80 +153,33 @@ extension ApplicationContext {
             return false
         }
         group.injectors.removeAll(keepingCapacity: true)
-        let unkept = publishLocked(index, states[index].made!)
+        let unkept = publishLocked(states[index].made!)
         lock.broadcast()
         lock.unlock()
         withExtendedLifetime(unkept) {}
         return true
     }
 
-    /// Publishes every singleton of `group`. Called with the lock held; what to release, to
-    /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
-    static func publishAll(_ group: PublicationGroup, _ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [AnyObject]) {
-        for pending in group.pending {
-            let context = pending.context, index = pending.index
-            if context.isClosed {
-                // Made while its context was closing: never handed out by the context, and
-                // disposed by the lookup that made it.
-                if let made = context.states[index].made.take() { late.append(made.owner) }
-                context.states[index].phase = .idle
-            } else if let unkept = context.publishLocked(index, context.states[index].made!) {
-                garbage.append(unkept.owner)
-            }
-            woken += context.wakeWaiters(index)
-            garbage.append(context)
-        }
-        group.pending.removeAll(keepingCapacity: true)
-    }
-
-    /// Publishes singleton `index`, whose value (`made`) is in place: lock-free lookups see it from
+    /// Publishes the singleton, whose value (`made`) is in place: lock-free lookups see it from
     /// now on. Called with the lock held. A weak singleton is kept weakly instead: the strong
     /// value it no longer keeps is returned, for the caller to release after the lock.
     @inline(__always)
-    func publishLocked(_ index: Int, _ made: MadeValue) -> MadeValue? {
+    func publishLocked(_ made: MadeValue) -> MadeValue? {
         states[index].madeOrder = Coordinator.nextSequence()
         states[index].phase = .idle
-        if records[index].scope == .weak { return keepWeakly(index) }
-        records[index].published.store(made.published(in: tables.cells, at: index), ordering: .releasing)
+        if records[index].scope == .weak { return keepWeakly() }
+        records[index].published.store(made.published(in: unretainedContext.with { $0.tables.cells }, at: index), ordering: .releasing)
         return nil
     }
 
-    /// Keeps weak singleton `index` weakly and hands back the strong value. Called with the lock
+    /// Keeps the weak singleton weakly and hands back the strong value. Called with the lock
     /// held.
     @inline(never)
-    func keepWeakly(_ index: Int) -> MadeValue? {
+    func keepWeakly() -> MadeValue? {
         let made = states[index].made.take()
         // Allocated under the lock, but no user code runs: the old reference's object is gone
         // or held by someone else (a `WeakReference` owns nothing).
         states[index].weakObject = made.map { WeakReference($0.anyValue as AnyObject) }
         return made
-    }
-
-    /// Weak singleton `index`'s object, strongly held, while it is alive, else `nil`. Called with
-    /// the lock held: the value holds a strong reference, released by the caller after the lock.
-    @inline(never)
-    func liveWeakSingleton(_ index: Int) -> MadeValue? {
-        guard let object = states[index].weakObject?.object else { return nil }
-        func made<Object>(_: Object.Type, _ object: AnyObject, isClassType: Bool) -> MadeValue {
-            // The definition declares a class type (`createWeakSingleton`'s `AnyObject` bound).
-            MadeValue.holding(object as! Object, isClassType: isClassType)
-        }
-        return made(records[index].objectType, object, isClassType: records[index].isClassType)
-    }
-
-    /// Whether weak singleton `index` is alive now.
-    func isAlive(_ index: Int) -> Bool {
-        // The strong reference is released after the lock: it may be the last one.
-        let object = Coordinator.lock.withLock { states[index].weakObject?.object }
-        return object != nil
-    }
-
-    /// The suspended tasks waiting for definition `index`, to resume after the lock. Called with
-    /// the lock held.
-    func wakeWaiters(_ index: Int) -> [Resumption<Void>] {
-        guard !states[index].asyncWaiters.isEmpty else { return [] }
-        let waiters = states[index].asyncWaiters
-        states[index].asyncWaiters = []
-        return waiters.compactMap { $0.wake() }
     }
 }
