@@ -144,4 +144,88 @@ extension ApplicationContext {
         try slot.finishCreating(resolution)
         return made
     }
+
+    // MARK: Async drivers (the same steps, waiting by suspending)
+
+    /// Makes the object of definition `index` as its definition declares it, by an async lookup
+    /// in `resolution`.
+    func makeAnyAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> Any {
+        if records[index].scope == .prototype {
+            return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
+                let made = try await constructAsync(index, resolution)
+                try await injectAsync(made, index, resolution)
+                return made.anyValue
+            }
+        }
+        return try await singletonAsync(index, resolution).anyValue
+    }
+
+    /// `makePrototype` for an async lookup.
+    func makePrototypeAsync<R>(_ index: Int, _ resolution: Resolution, _ body: (Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
+        if resolution.isMaking(index, of: self) { throw prototypeCycle(index, resolution) }
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
+        resolution.push(self, index, injectInits: 0)
+        defer { resolution.pop() }
+        let made = try await body(resolution)
+        prototypeMade(index, resolution)
+        return made
+    }
+
+    /// `singleton` for an async lookup: the same steps of the creation state machine, waiting
+    /// by suspending; may make async definitions.
+    func singletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        if records[index].runsOnMainActor { return try await singletonOnMainActor(index, resolution) }
+        let slot = SingletonSlot(self, index)
+        if let made = try await WaitTarget.singleton(slot).acquireSuspending(resolution, { slot.claim(resolution, waitsSynchronously: false) }) { return made }
+        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
+        resolution.push(self, index, injectInits: 0)
+        defer { resolution.pop() }
+        let earlyMark = Coordinator.latestSequence
+        let made: MadeValue
+        do {
+            made = try await constructAsync(index, resolution)
+        } catch {
+            slot.abandon()
+            throw error
+        }
+        // No count of wrappers made on one thread here (an async closure may hop threads): the
+        // stripped-reflection check is left to synchronous makes, as for injection.
+        guard let mark = try slot.publishedOrInjecting(made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
+        do {
+            try await injectAsync(made, index, resolution)
+        } catch {
+            slot.failInjecting(resolution, since: mark)
+            throw error
+        }
+        try slot.finishCreating(resolution)
+        return made
+    }
+
+    /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
+    /// claims, makes, injects and publishes there, synchronously. Claiming before the hop would
+    /// leave the definition owned by a lookup queued behind whatever runs on the main actor, and
+    /// a synchronous lookup there could neither wait for it nor make it. On the main actor the
+    /// only possible owners run there too or fail at once (`MainActorRequired`), so waiting is
+    /// safe. While the hop is pending, a synchronous lookup on the main actor waiting for
+    /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
+    private func singletonOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].made! } }
+        resolution.setAwaitsMainActor(true)
+        defer { resolution.setAwaitsMainActor(false) }
+        do {
+            // A main-actor closure called from here: no hop when the caller is on the main actor
+            // already (`MainActor.run` would hop off it and back).
+            let onMainActor: @MainActor @Sendable () throws -> SendableMadeValue = {
+                let thread = ThreadState.current
+                return SendableMadeValue(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
+                    try self.singleton(index, resolution, thread)
+                })
+            }
+            return try await onMainActor().value
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: error)
+        }
+    }
 }
