@@ -33,6 +33,12 @@ struct SingletonSlot: Sendable {
     /// group's pending list) and for errors.
     var context: ApplicationContext { unretainedContext.object }
 
+    /// The error of a synchronous lookup of the singleton that would have to wait for async
+    /// work. Retains nothing: it is made under the lock.
+    private func requiresAwait(_ resolution: Resolution) -> ContextError {
+        unretainedContext.with { $0.requiresAwait(index, resolution) }
+    }
+
     // MARK: Claiming
 
     /// What a lookup in `resolution` does about the singleton now: the first step of the
@@ -40,11 +46,11 @@ struct SingletonSlot: Sendable {
     func claim(_ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
         if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].made!) }
         if records[index].scope == .weak, let made = liveWeakSingleton() { return .made(made) }
-        if isClosed { return .failed(context.closedError(looking: key)) }
+        if isClosed { return .failed(unretainedContext.with { $0.closedError(looking: key) }) }
         let phase = states[index].phase
         switch phase {
         case .idle:
-            if waitsSynchronously && records[index].isAsync { return .failed(context.requiresAwait(index, resolution)) }
+            if waitsSynchronously && records[index].isAsync { return .failed(requiresAwait(resolution)) }
             states[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
             return .claimed
         case let .deferred(group, _) where group.root === resolution.group.root:
@@ -75,9 +81,9 @@ struct SingletonSlot: Sendable {
             if waitsSynchronously {
                 // A synchronous caller never waits for async work: not for an async definition,
                 // and, from inside a task, not for one whose making may suspend.
-                if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return .failed(context.requiresAwait(index, resolution)) }
+                if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return .failed(requiresAwait(resolution)) }
                 if phase.blockers.contains(where: { $0.resolution.awaitsMainActor }), MainActorCall.isOnMainActor {
-                    return .failed(context.requiresAwait(index, resolution))
+                    return .failed(requiresAwait(resolution))
                 }
             }
             return .wait
