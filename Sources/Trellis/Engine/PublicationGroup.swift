@@ -79,8 +79,7 @@ final class PublicationGroup: @unchecked Sendable {
             if context.isClosed {
                 // Made while its context was closing: never handed out by the context, and
                 // disposed by the lookup that made it.
-                if let made = context.states[index].made.take() { late.append(made.owner) }
-                context.states[index].phase = .idle
+                if let owner = slot.dropLocked() { late.append(owner) }
             } else if let unkept = slot.publishLocked(context.states[index].made!) {
                 garbage.append(unkept.owner)
             }

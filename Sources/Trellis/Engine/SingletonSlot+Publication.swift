@@ -91,14 +91,12 @@ extension SingletonSlot {
         Coordinator.lock.withLock {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
-            if let made = states[index].made.take() { garbage.append(made.owner) }
-            states[index].phase = .idle
+            if let owner = dropLocked() { garbage.append(owner) }
             woken += wakeWaiters()
             var kept: [PublicationGroup.Pending] = []
             for pending in group.pending {
                 guard pending.sequence > mark else { kept.append(pending); continue }
-                if let made = pending.context.states[pending.index].made.take() { garbage.append(made.owner) }
-                pending.context.states[pending.index].phase = .idle
+                if let owner = pending.slot.dropLocked() { garbage.append(owner) }
                 woken += pending.slot.wakeWaiters()
                 garbage.append(pending.context)
             }
@@ -170,6 +168,13 @@ extension SingletonSlot {
         if records[index].scope == .weak { return keepWeakly() }
         records[index].published.store(made.published(in: unretainedContext.with { $0.tables.cells }, at: index), ordering: .releasing)
         return nil
+    }
+
+    /// Forgets what was made and makes the slot claimable again, handing back the object for the
+    /// caller to release (or dispose) after the lock. Called with the lock held.
+    func dropLocked() -> AnyObject? {
+        states[index].phase = .idle
+        return states[index].made.take()?.owner
     }
 
     /// Keeps the weak singleton weakly and hands back the strong value. Called with the lock
