@@ -16,7 +16,7 @@ extension ApplicationContext {
         if plan.isEmpty { return }
         try Resolution.run(from: nil) { resolution, _ throws(ContextError) in
             try withExtendedLifetime(object) { () throws(ContextError) in
-                try apply(plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution)
+                try ObjectInjection(self, plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution).apply()
             }
         }
     }
@@ -27,7 +27,7 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
         try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) in
-            try await applyAsync(plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution)
+            try await ObjectInjection(self, plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution).applyAsync()
         }
         withExtendedLifetime(object) {}
     }
@@ -121,8 +121,8 @@ extension ApplicationContext {
         let (plan, route) = planAndRoute(for: made, as: T.self, isClass: isClass, index)
         let wrappersMade = resolution.boundThread?.with { $0.injectInits } ?? 0
         guard let target = try injectionTarget(plan, made, as: T.self, isClass: isClass, index, resolution, wrappersMade: wrappersMade) else { return }
-        try withExtendedLifetime(target.object) { () throws(ContextError) in
-            try apply(plan, route, in: target.fields, object: target.object, requester: index, resolution)
+        try withExtendedLifetime((target.object, route)) { () throws(ContextError) in
+            try ObjectInjection(self, plan, route, in: target.fields, object: target.object, requester: index, resolution).apply()
         }
     }
 
@@ -136,153 +136,11 @@ extension ApplicationContext {
             try await made.withSlot { slot async throws(ContextError) in
                 let (plan, route) = context.planAndRoute(for: slot, as: Object.self, isClass: isClass, index)
                 guard let target = try context.injectionTarget(plan, slot, as: Object.self, isClass: isClass, index, resolution, wrappersMade: 0) else { return }
-                try await context.applyAsync(plan, route, in: target.fields, object: target.object, requester: index, resolution)
-                withExtendedLifetime(target.object) {}
+                try await ObjectInjection(context, plan, route, in: target.fields, object: target.object, requester: index, resolution).applyAsync()
+                withExtendedLifetime((target.object, route)) {}
             }
         }
         try await inject(records[index].objectType, self, made, index, resolution)
-    }
-
-    /// Fills the pending `@Inject` fields of the object whose fields are `fields`, then calls
-    /// `didInject`.
-    private func apply(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) throws(ContextError) {
-        recordRoutedEdges(plan, route, in: fields, requester: index)
-        for position in plan.fields.indices {
-            _ = try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: false)
-        }
-        guard let unaware = fieldsFilled(plan, in: fields, object: object) else { return }
-        // Aware only on the main actor: called there, or, off it, an error rather than a skip.
-        let called = try? MainActorCall.ifOnMainActor { () -> Bool in self.didInject(unaware) }
-        if called != true { throw isolatedAwareness(plan, index, resolution) }
-    }
-
-    /// `apply` for an async injection: a property whose object must be made by an async lookup
-    /// is looked up with `await` and then stored; `didInject` of a class aware only on the main
-    /// actor is called there.
-    private func applyAsync(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester index: Int, _ resolution: Resolution) async throws(ContextError) {
-        if index >= 0, !records[index].isAsync, resolution.session.problems != nil {
-            reportSynchronousInjections(plan, in: fields, of: index, resolution)
-        }
-        recordRoutedEdges(plan, route, in: fields, requester: index)
-        for position in plan.fields.indices {
-            if try fill(position, of: plan, route, in: fields, requester: index, resolution, isAsync: true) { continue }
-            let field = plan.fields.pinned(at: position)
-            let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: true)
-            do throws(ContextError) {
-                let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
-                let value = try await _objectAsync(named: key, as: Any.self, from: AsyncRequester(self, index, resolution, label: field))
-                _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-                    provided.initialize(as: Any.self, to: value)
-                    defer { provided.deinitialize(as: Any.self) }
-                    return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
-                }
-            } catch {
-                try collectOrThrow(error, plan, resolution)
-            }
-        }
-        guard let unaware = fieldsFilled(plan, in: fields, object: object) else { return }
-        let onMainActor: @MainActor @Sendable () -> Bool = { self.didInject(unaware) }
-        if !(await onMainActor()) { throw isolatedAwareness(plan, index, resolution) }
-    }
-
-    /// Fills field `position` if it is pending, as far as it can be without waiting: the one
-    /// step of both injections. `false` only for an async injection (`isAsync`) whose field
-    /// names an object an async lookup must make; a failure a validation collects counts as
-    /// filled.
-    private func fill(_ position: Int, of plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, requester index: Int, _ resolution: Resolution, isAsync: Bool) throws(ContextError) -> Bool {
-        let field = plan.fields.pinned(at: position)
-        let header = field.value.headerOffset
-        guard fields[headerAt: header].isPending else { return true }
-        let request = request(plan, field, route?.target(position, in: fields), index, resolution, isAsync: isAsync)
-        do throws(ContextError) {
-            return try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
-        } catch {
-            try collectOrThrow(error, plan, resolution)
-            return true
-        }
-    }
-
-    /// After the fields are filled: the property names learned, and `didInject` called when the
-    /// object's class is aware of injection here. Returns the object when its conformance is
-    /// isolated to the main actor, for the caller to call `didInject` there; `nil` when done.
-    private func fieldsFilled(_ plan: InjectionPlan, in fields: ObjectFields, object: AnyObject?) -> UncheckedSendable<AnyObject>? {
-        PropertyNames.learn(from: plan, in: fields)
-        guard plan.isAware, let object else { return nil }
-        if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
-            aware.didInject(from: self)
-            return nil
-        }
-        return UncheckedSendable(object)
-    }
-
-    /// Calls `didInject` of `object`, on the main actor (its conformance is isolated there, so
-    /// the cast succeeds only there); `false` if the cast fails.
-    @MainActor
-    private func didInject(_ object: UncheckedSendable<AnyObject>) -> Bool {
-        guard let aware = object.value as? any InjectionAware else { return false }
-        aware.didInject(from: self)
-        return true
-    }
-
-    /// The error of an object aware of injection only on the main actor, injected off it.
-    private func isolatedAwareness(_ plan: InjectionPlan, _ index: Int, _ resolution: Resolution) -> ContextError {
-        .creationFailed(key: index >= 0 ? table.keys[index] : plan.typeName, path: resolution.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
-    }
-
-    /// While validating: an object of synchronous definition `index` is injected synchronously
-    /// when a synchronous lookup makes it, so each of its properties naming an async definition
-    /// that timing could leave unmade is a `requiresAwait` waiting to happen, even though this
-    /// (async) validation can make it.
-    private func reportSynchronousInjections(_ plan: InjectionPlan, in fields: ObjectFields, of index: Int, _ resolution: Resolution) {
-        for field in plan.fields {
-            let header = field.headerOffset
-            guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy else { continue }
-            guard let found = definition(answering: NameTable.lookupKey(fields[headerAt: header].key ?? field.property)),
-                  found.context.records[found.index].isAsync else { continue }
-            let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
-            guard !safe else { continue }
-            let target = found.context.table.keys[found.index]
-            resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: table.keys[index])
-        }
-    }
-
-    /// Records the dependency edges of the fields of an object of definition `index` that its
-    /// route names (pending, not lazy, naming a definition), before they are filled: in one
-    /// entry per 64 fields, where `routed` recorded one per field. Only the first object of a
-    /// definition records edges, as for a lookup by name.
-    /// (A field that ends up looked up by name, because its target's context closed or its type
-    /// is not the declared one, records its edge again there: edges are deduplicated when read.)
-    @inline(never)
-    private func recordRoutedEdges(_ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, requester index: Int) {
-        guard index >= 0, let route, !records[index].edgesRecorded.load(ordering: .relaxed) else { return }
-        var first = 0
-        while first < plan.fields.count {
-            var routed: UInt64 = 0
-            for bit in 0..<min(UInt64.bitWidth, plan.fields.count - first) {
-                let header = plan.fields[first + bit].headerOffset
-                guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy,
-                      let target = route.target(first + bit, in: fields), target.index >= 0 else { continue }
-                routed |= 1 << UInt64(bit)
-            }
-            if routed != 0 { journal.record(routed: routed, from: first, of: route, for: index) }
-            first += UInt64.bitWidth
-        }
-    }
-
-    private func request(_ plan: InjectionPlan, _ field: Pinned<InjectionPlan.Field>, _ target: InjectionRoute.Target?, _ index: Int, _ resolution: Resolution, isAsync: Bool) -> InjectRequest {
-        InjectRequest(
-            context: Unretained(self),
-            requester: Requester(context: Unretained(self), index: index, resolution: Unretained(resolution), depth: resolution.depth, label: field),
-            plan: Unretained(plan), field: field, isAsync: isAsync, target: target
-        )
-    }
-
-    /// A validation goes on with the other properties of its scratch context's objects; every
-    /// other context throws, so it never publishes an object whose injection failed, whoever
-    /// is collecting problems.
-    private func collectOrThrow(_ error: ContextError, _ plan: InjectionPlan, _ resolution: Resolution) throws(ContextError) {
-        guard isValidation, let problems = resolution.session.problems else { throw error }
-        problems.add(error, foundIn: resolution.path.last ?? plan.typeName)
     }
 }
 

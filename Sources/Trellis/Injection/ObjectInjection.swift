@@ -1,0 +1,191 @@
+/// The injection of one object: its pending `@Inject` fields filled from a context in one
+/// resolution, then its `didInject(from:)` called.
+///
+/// Made for each injected object and dropped when it is done, so it holds every reference
+/// unretained (making, copying and dropping one costs no reference counting): the caller keeps
+/// the context, the route and the object alive for the injection (`withExtendedLifetime`), plans
+/// are immortal, and the resolution outlives the lookup that injects.
+struct ObjectInjection: BitwiseCopyable {
+    let context: Unretained<ApplicationContext>
+    let plan: Unretained<InjectionPlan>
+    /// The injecting definition's route, when it is for the object's type.
+    let route: Unretained<InjectionRoute>?
+    /// Where the object's fields lie: the object itself, or a struct's own storage.
+    let fields: ObjectFields
+    /// The class instance injected; `nil` for a struct.
+    let object: Unretained<AnyObject>?
+    /// The definition whose object this is; -1 for `inject(into:)`.
+    let requester: Int
+    let resolution: Unretained<Resolution>
+    /// The resolution's depth at the object's frame, where each field's lookup starts.
+    let depth: Int
+
+    init(_ context: ApplicationContext, _ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester: Int, _ resolution: Resolution) {
+        self.context = Unretained(context)
+        self.plan = Unretained(plan)
+        self.route = route.map(Unretained.init)
+        self.fields = fields
+        self.object = object.map(Unretained.init)
+        self.requester = requester
+        self.resolution = Unretained(resolution)
+        depth = resolution.depth
+    }
+
+    /// Fills the pending fields, then calls `didInject`.
+    func apply() throws(ContextError) {
+        recordRoutedEdges()
+        let count = plan.with { $0.fields.count }
+        for position in 0..<count {
+            _ = try fill(position, isAsync: false)
+        }
+        guard let unaware = fieldsFilled() else { return }
+        // Aware only on the main actor: called there, or, off it, an error rather than a skip.
+        let context = context.object
+        let called = try? MainActorCall.ifOnMainActor { () -> Bool in Self.didInject(unaware, from: context) }
+        if called != true { throw isolatedAwareness() }
+    }
+
+    /// `apply` for an async injection: a property whose object must be made by an async lookup
+    /// is looked up with `await` and then stored; `didInject` of a class aware only on the main
+    /// actor is called there.
+    func applyAsync() async throws(ContextError) {
+        let context = context.object, plan = plan.object, resolution = resolution.object
+        if requester >= 0, !context.records[requester].isAsync, resolution.session.problems != nil {
+            reportSynchronousInjections()
+        }
+        recordRoutedEdges()
+        for position in plan.fields.indices {
+            if try fill(position, isAsync: true) { continue }
+            let field = plan.fields.pinned(at: position)
+            let request = request(field, at: position, isAsync: true)
+            do throws(ContextError) {
+                let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
+                let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
+                _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
+                    provided.initialize(as: Any.self, to: value)
+                    defer { provided.deinitialize(as: Any.self) }
+                    return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
+                }
+            } catch {
+                try collectOrThrow(error)
+            }
+        }
+        guard let unaware = fieldsFilled() else { return }
+        let onMainActor: @MainActor @Sendable () -> Bool = { Self.didInject(unaware, from: context) }
+        if !(await onMainActor()) { throw isolatedAwareness() }
+    }
+
+    /// Fills field `position` if it is pending, as far as it can be without waiting: the one
+    /// step of both injections. `false` only for an async injection (`isAsync`) whose field
+    /// names an object an async lookup must make; a failure a validation collects counts as
+    /// filled.
+    @inline(__always)
+    private func fill(_ position: Int, isAsync: Bool) throws(ContextError) -> Bool {
+        let field = plan.with { $0.fields.pinned(at: position) }
+        let header = field.value.headerOffset
+        guard fields[headerAt: header].isPending else { return true }
+        let request = request(field, at: position, isAsync: isAsync)
+        do throws(ContextError) {
+            return try fields[headerAt: header].fill(fields.wrapper(at: field.value.offset), request, nil)
+        } catch {
+            try collectOrThrow(error)
+            return true
+        }
+    }
+
+    /// What the wrapper of `field`, the plan's field `position`, needs to fill itself.
+    @inline(__always)
+    private func request(_ field: Pinned<InjectionPlan.Field>, at position: Int, isAsync: Bool) -> InjectRequest {
+        return InjectRequest(
+            context: context,
+            requester: Requester(context: context, index: requester, resolution: resolution, depth: depth, label: field),
+            plan: plan, field: field, isAsync: isAsync, target: route?.with { $0.target(position, in: fields) }
+        )
+    }
+
+    /// After the fields are filled: the property names learned, and `didInject` called when the
+    /// object's class is aware of injection here. Returns the object when its conformance is
+    /// isolated to the main actor, for the caller to call `didInject` there; `nil` when done.
+    private func fieldsFilled() -> UncheckedSendable<AnyObject>? {
+        plan.with { plan in
+            PropertyNames.learn(from: plan, in: fields)
+            guard plan.isAware, let object = object?.object else { return nil }
+            if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
+                aware.didInject(from: context.object)
+                return nil
+            }
+            return UncheckedSendable(object)
+        }
+    }
+
+    /// Calls `didInject` of `object`, on the main actor (its conformance is isolated there, so
+    /// the cast succeeds only there); `false` if the cast fails.
+    @MainActor
+    private static func didInject(_ object: UncheckedSendable<AnyObject>, from context: ApplicationContext) -> Bool {
+        guard let aware = object.value as? any InjectionAware else { return false }
+        aware.didInject(from: context)
+        return true
+    }
+
+    /// The error of an object aware of injection only on the main actor, injected off it.
+    private func isolatedAwareness() -> ContextError {
+        let context = context.object, plan = plan.object
+        return .creationFailed(key: requester >= 0 ? context.table.keys[requester] : plan.typeName, path: resolution.object.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
+    }
+
+    /// While validating: an object of synchronous definition `requester` is injected
+    /// synchronously when a synchronous lookup makes it, so each of its properties naming an
+    /// async definition that timing could leave unmade is a `requiresAwait` waiting to happen,
+    /// even though this (async) validation can make it.
+    private func reportSynchronousInjections() {
+        let context = context.object, resolution = resolution.object
+        for field in plan.object.fields {
+            let header = field.headerOffset
+            guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy else { continue }
+            guard let found = context.definition(answering: NameTable.lookupKey(fields[headerAt: header].key ?? field.property)),
+                  found.context.records[found.index].isAsync else { continue }
+            let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
+            guard !safe else { continue }
+            let target = found.context.table.keys[found.index]
+            resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: context.table.keys[requester])
+        }
+    }
+
+    /// Records the dependency edges of the fields the route names (pending, not lazy, naming a
+    /// definition), before they are filled: in one entry per 64 fields, where `routed` recorded
+    /// one per field. Only the first object of a definition records edges, as for a lookup by
+    /// name. (A field that ends up looked up by name, because its target's context closed or its
+    /// type is not the declared one, records its edge again there: edges are deduplicated when
+    /// read.)
+    @inline(__always)
+    private func recordRoutedEdges() {
+        guard requester >= 0, let route, !context.with({ $0.records[requester].edgesRecorded.load(ordering: .relaxed) }) else { return }
+        route.with { recordEdges(of: $0) }
+    }
+
+    @inline(never)
+    private func recordEdges(of route: InjectionRoute) {
+        let plan = plan.object
+        var first = 0
+        while first < plan.fields.count {
+            var routed: UInt64 = 0
+            for bit in 0..<min(UInt64.bitWidth, plan.fields.count - first) {
+                let header = plan.fields[first + bit].headerOffset
+                guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy,
+                      let target = route.target(first + bit, in: fields), target.index >= 0 else { continue }
+                routed |= 1 << UInt64(bit)
+            }
+            if routed != 0 { context.with { $0.journal }.record(routed: routed, from: first, of: route, for: requester) }
+            first += UInt64.bitWidth
+        }
+    }
+
+    /// A validation goes on with the other properties of its scratch context's objects; every
+    /// other context throws, so it never publishes an object whose injection failed, whoever
+    /// is collecting problems.
+    private func collectOrThrow(_ error: ContextError) throws(ContextError) {
+        let context = context.object, resolution = resolution.object
+        guard context.isValidation, let problems = resolution.session.problems else { throw error }
+        problems.add(error, foundIn: resolution.path.last ?? plan.object.typeName)
+    }
+}
