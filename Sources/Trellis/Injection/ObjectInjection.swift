@@ -2,9 +2,10 @@
 /// resolution, then its `didInject(from:)` called.
 ///
 /// Made for each injected object and dropped when it is done, so it holds every reference
-/// unretained (making, copying and dropping one costs no reference counting): the caller keeps
-/// the context, the route and the object alive for the injection (`withExtendedLifetime`), plans
-/// are immortal, and the resolution outlives the lookup that injects.
+/// unretained (making, copying and dropping one costs no reference counting): the lookup that
+/// injects keeps the context and its resolution alive, the context's record keeps its route,
+/// the slot the object was made into (or the caller of `inject(into:)`) keeps the object, and
+/// plans are immortal.
 struct ObjectInjection: BitwiseCopyable {
     let context: Unretained<ApplicationContext>
     let plan: Unretained<InjectionPlan>
@@ -29,6 +30,23 @@ struct ObjectInjection: BitwiseCopyable {
         self.requester = requester
         self.resolution = Unretained(resolution)
         depth = resolution.depth
+    }
+
+    /// The injection of `made`, the object of definition `index` of `context` (a `T`, its
+    /// declared type), with the definition's route when it is for the object's type, made the
+    /// first time (the first type the definition makes keeps it); `nil` when there is nothing to
+    /// inject.
+    ///
+    /// The route and the object are held unretained: the context's record keeps its route, and
+    /// `made` the object, for as long as the caller keeps the context and `made`.
+    ///
+    /// - Throws: `reflectionUnavailable` when `@Inject` wrappers were made (`wrappersMade`) for
+    ///   an object whose type shows no fields; `creationFailed` for a struct inside an existential.
+    @inline(__always)
+    init?<T>(of made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ context: ApplicationContext, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) {
+        let (plan, route) = Self.planAndRoute(for: made, as: T.self, isClass: isClass, index, of: context)
+        guard let target = try Self.target(plan, made, as: T.self, isClass: isClass, index, context, resolution, wrappersMade: wrappersMade) else { return nil }
+        self.init(context, plan, route, in: target.fields, object: target.object, requester: index, resolution)
     }
 
     /// Fills the pending fields, then calls `didInject`.
@@ -187,5 +205,78 @@ struct ObjectInjection: BitwiseCopyable {
         let context = context.object, resolution = resolution.object
         guard context.isValidation, let problems = resolution.session.problems else { throw error }
         problems.add(error, foundIn: resolution.path.last ?? plan.object.typeName)
+    }
+
+    // MARK: Preparing
+
+    /// `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
+    /// reference only needs its isa read.
+    @inline(__always)
+    static func dynamicTypeID<T>(of made: ValueSlot, as _: T.Type, isClass: Bool) -> ObjectIdentifier {
+        guard isClass else { return ObjectIdentifier(type(of: made[as: T.self])) }
+        // Read the reference where it lies instead of copying the value out (a retain and a
+        // release through the value witness table of an unspecialised `T`).
+        return made.withObject { ObjectIdentifier(type(of: $0)) }
+    }
+
+    /// The dynamic type of the `T` in `made` (a declared existential opened).
+    private static func dynamicType<T>(of made: ValueSlot, as _: T.Type, isClass: Bool) -> Any.Type {
+        guard isClass else { return type(of: made[as: T.self] as Any) }
+        return made.withObject { type(of: $0) }
+    }
+
+    /// The route of definition `index` of `context` if it is for objects of `typeID`.
+    @inline(__always)
+    private static func route(_ index: Int, of context: ApplicationContext, for typeID: ObjectIdentifier) -> InjectionRoute? {
+        guard let route = context.records[index].injection.load(ordering: .acquiring)?.object, route.plan.typeID == typeID else { return nil }
+        return route
+    }
+
+    /// Where an object's `@Inject` fields lie: the object itself for a class, `made` for a struct
+    /// declared as its own type. `nil`: nothing to inject.
+    @inline(__always)
+    private static func target<T>(_ plan: InjectionPlan, _ made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ context: ApplicationContext, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (fields: ObjectFields, object: AnyObject?)? {
+        if plan.isEmpty { return nil }
+        if plan.reportsNoFields {
+            // No fields visible: either the type has none, or reflection metadata is stripped.
+            // Wrappers initialised while making it tell the two apart.
+            if wrappersMade > 0 { throw .reflectionUnavailable(type: plan.typeName) }
+            if !plan.isAware { return nil }
+        }
+        if plan.isClass {
+            // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
+            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
+            return (ObjectFields(of: object), object)
+        }
+        if ObjectIdentifier(T.self) == plan.typeID { return (ObjectFields(in: made), nil) }
+        // A struct inside an existential: its storage is not at `made`, and a generic copy of
+        // it cannot be had without knowing its type. Say so rather than skip it.
+        throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
+    }
+
+    /// The plan and route for an object of `typeID` at `made`, making the definition's route
+    /// the first time (the first type it makes keeps it).
+    @inline(__always)
+    private static func planAndRoute<T>(for made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, of context: ApplicationContext) -> (InjectionPlan, InjectionRoute?) {
+        let typeID = dynamicTypeID(of: made, as: T.self, isClass: isClass)
+        if let route = route(index, of: context, for: typeID) { return (route.plan, route) }
+        let plan = InjectionPlan.of(dynamicType(of: made, as: T.self, isClass: isClass))
+        guard context.records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
+        let fields: ObjectFields
+        if plan.isClass {
+            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
+            fields = ObjectFields(of: object)
+            _fixLifetime(object)
+        } else if ObjectIdentifier(T.self) == plan.typeID {
+            fields = ObjectFields(in: made)
+        } else {
+            return (plan, nil)
+        }
+        let made = InjectionRoute.make(plan, for: context, object: fields)
+        if context.records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
+            return (plan, made.object)
+        }
+        if !made.with({ $0.isShared }) { made.release() }
+        return (plan, nil)
     }
 }
