@@ -53,7 +53,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// properties refer to weakly has a side table, and each retain of it is the runtime's slow
     /// path.
     @usableFromInline
-    init(context: Unretained<ApplicationContext>, key: String, fallback: Any?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
+    init(context: Unretained<ApplicationContext>, key: String, fallback: consuming Any?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
         self.requester = requester
         self.field = field
         self.contextName = context.with { $0.name }
@@ -69,7 +69,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
 
     /// A property of an object made while `current` was the current context.
     @usableFromInline
-    init(current: ApplicationContext, key: String?, fallback: Any?, declaration: PropertyDeclaration) {
+    init(current: ApplicationContext, key: String?, fallback: consuming Any?, declaration: PropertyDeclaration) {
         self.context = current
         self.contextName = current.name
         self.key = key
