@@ -88,7 +88,7 @@ extension ApplicationContext {
                 made = Coordinator.lock.withLock { states[index].made! }
             } else {
                 made = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
-                    try await singletonAsync(index, resolution)
+                    try await SingletonSlot(self, index).madeAsync(resolution)
                 }
             }
             if made.typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }

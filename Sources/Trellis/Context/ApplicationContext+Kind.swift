@@ -55,7 +55,7 @@ extension ApplicationContext {
                 // A singleton a lookup this one runs inside of is making (this call comes
                 // from its `didInject`, say) cannot be looked at yet: left out, not a cycle.
                 if isMadeByOuterLookup(index, resolution) { return nil }
-                return try singleton(index, resolution, thread)
+                return try SingletonSlot(self, index).made(resolution, thread)
             }
             return try singletonKind(index, made, T.self)
         case .probe:
@@ -72,7 +72,7 @@ extension ApplicationContext {
         case .singleton:
             let made = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> MadeValue? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
-                return try await singletonAsync(index, resolution)
+                return try await SingletonSlot(self, index).madeAsync(resolution)
             }
             return try singletonKind(index, made, T.self)
         case .probe:

@@ -17,7 +17,7 @@ extension ApplicationContext {
                     try construct(index, into: result, resolution)
                 }
             } else {
-                try singleton(index, resolution, thread).copy(into: result)
+                try SingletonSlot(self, index).made(resolution, thread).copy(into: result)
             }
             return .madeInto
         }
@@ -37,7 +37,7 @@ extension ApplicationContext {
                     try constructAny(index, resolution)
                 }
             }
-            return try singleton(index, resolution, thread).anyValue
+            return try SingletonSlot(self, index).made(resolution, thread).anyValue
         }
     }
 
@@ -98,53 +98,6 @@ extension ApplicationContext {
         return .requiresAwait(key: key, path: (resolution?.path ?? []) + [key])
     }
 
-    // MARK: Singletons
-
-    /// The made singleton of definition `index`, making it in `resolution` if nobody has.
-    ///
-    /// Exactly once: the first lookup marks the definition `making` under `Coordinator.lock`,
-    /// runs the closure without the lock, caches the object for its own lookup (`injecting`),
-    /// injects it, then publishes it with its group and wakes the waiters. A lookup that finds
-    /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
-    /// it takes the early object of a singleton being injected (a property cycle) or throws
-    /// `circularDependency` (a cycle through closures).
-    func singleton(_ index: Int, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
-        let slot = SingletonSlot(self, index)
-        if let made = try WaitTarget.singleton(slot).acquireBlocking(resolution, { slot.claim(resolution, waitsSynchronously: true) }) { return made }
-        return try createSingleton(slot, resolution, thread)
-    }
-
-    /// Makes, injects and publishes the singleton of definition `index`, which `resolution` has
-    /// claimed.
-    ///
-    /// The singleton is cached for this lookup before its properties are injected, so singletons
-    /// may reference each other through properties. Whatever is made while it is injected may
-    /// hold its unfinished object, so it is published with its `PublicationGroup`.
-    private func createSingleton(_ slot: SingletonSlot, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
-        let index = slot.index
-        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
-        resolution.push(self, index, injectInits: thread.injectInits)
-        thread.injectInits = 0
-        defer { thread.injectInits = resolution.pop() }
-        let earlyMark = Coordinator.latestSequence
-        let made: MadeValue
-        do throws(ContextError) {
-            made = try constructSingleton(index, resolution)
-        } catch {
-            slot.abandon()
-            throw error
-        }
-        guard let mark = try slot.publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
-        do throws(ContextError) {
-            try injectSingleton(made, index, resolution)
-        } catch {
-            slot.failInjecting(resolution, since: mark)
-            throw error
-        }
-        try slot.finishCreating(resolution)
-        return made
-    }
-
     // MARK: Async drivers (the same steps, waiting by suspending)
 
     /// Makes the object of definition `index` as its definition declares it, by an async lookup
@@ -157,7 +110,7 @@ extension ApplicationContext {
                 return made.anyValue
             }
         }
-        return try await singletonAsync(index, resolution).anyValue
+        return try await SingletonSlot(self, index).madeAsync(resolution).anyValue
     }
 
     /// `makePrototype` for an async lookup.
@@ -169,63 +122,5 @@ extension ApplicationContext {
         let made = try await body(resolution)
         prototypeMade(index, resolution)
         return made
-    }
-
-    /// `singleton` for an async lookup: the same steps of the creation state machine, waiting
-    /// by suspending; may make async definitions.
-    func singletonAsync(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        if records[index].runsOnMainActor { return try await singletonOnMainActor(index, resolution) }
-        let slot = SingletonSlot(self, index)
-        if let made = try await WaitTarget.singleton(slot).acquireSuspending(resolution, { slot.claim(resolution, waitsSynchronously: false) }) { return made }
-        if resolution.collectsStartup { noteStartupBegan(index, resolution) }
-        resolution.push(self, index, injectInits: 0)
-        defer { resolution.pop() }
-        let earlyMark = Coordinator.latestSequence
-        let made: MadeValue
-        do {
-            made = try await constructAsync(index, resolution)
-        } catch {
-            slot.abandon()
-            throw error
-        }
-        // No count of wrappers made on one thread here (an async closure may hop threads): the
-        // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try slot.publishedOrInjecting(made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
-        do {
-            try await injectAsync(made, index, resolution)
-        } catch {
-            slot.failInjecting(resolution, since: mark)
-            throw error
-        }
-        try slot.finishCreating(resolution)
-        return made
-    }
-
-    /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
-    /// claims, makes, injects and publishes there, synchronously. Claiming before the hop would
-    /// leave the definition owned by a lookup queued behind whatever runs on the main actor, and
-    /// a synchronous lookup there could neither wait for it nor make it. On the main actor the
-    /// only possible owners run there too or fail at once (`MainActorRequired`), so waiting is
-    /// safe. While the hop is pending, a synchronous lookup on the main actor waiting for
-    /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
-    private func singletonOnMainActor(_ index: Int, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
-        if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].made! } }
-        resolution.setAwaitsMainActor(true)
-        defer { resolution.setAwaitsMainActor(false) }
-        do {
-            // A main-actor closure called from here: no hop when the caller is on the main actor
-            // already (`MainActor.run` would hop off it and back).
-            let onMainActor: @MainActor @Sendable () throws -> SendableMadeValue = {
-                let thread = ThreadState.current
-                return SendableMadeValue(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
-                    try self.singleton(index, resolution, thread)
-                })
-            }
-            return try await onMainActor().value
-        } catch let error as ContextError {
-            throw error
-        } catch {
-            throw .creationFailed(key: table.keys[index], path: resolution.path, underlying: error)
-        }
     }
 }

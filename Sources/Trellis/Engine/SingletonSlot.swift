@@ -1,9 +1,10 @@
 /// One singleton definition of one context: the creation state machine of its object.
 ///
-/// The context drives the making (runs the closure, injects the object); the slot decides each
-/// step under `Coordinator.lock`: `claim` (made, claimed, wait, or fail), then, as the making
-/// ends, `publishedOrInjecting`, `finishCreating`, `abandon` or `failInjecting`
-/// (SingletonSlot+Publication.swift). A lazy property's first read has the same steps in
+/// The slot decides each step under `Coordinator.lock`: `claim` (made, claimed, wait, or fail),
+/// then, as the making ends, `publishedOrInjecting`, `finishCreating`, `abandon` or
+/// `failInjecting` (SingletonSlot+Publication.swift); its drivers (`made`, `madeAsync`,
+/// SingletonSlot+Making.swift) take the steps in order and run the closure and the injection
+/// between them, without the lock. A lazy property's first read has the same steps in
 /// `LazyInjectionSlot`; both are waited on through `WaitTarget`.
 ///
 /// Two words, copied freely: the context is held by whoever holds the slot (the lookup making

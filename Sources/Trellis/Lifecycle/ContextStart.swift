@@ -27,7 +27,7 @@ struct ContextStart {
                 for index in eager where !context.isMade(index) {
                     let start = timeline.now
                     collector.begin(context.table.keys[index], of: context)
-                    _ = try context.singleton(index, resolution, thread)
+                    _ = try SingletonSlot(context, index).made(resolution, thread)
                     entries.append(StartupReport.Entry(key: context.table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
                 }
             }
@@ -109,7 +109,7 @@ struct ContextStart {
         let start = timeline.now
         collector.begin(context.table.keys[index], of: context)
         do throws(ContextError) {
-            _ = try await context.singletonAsync(index, resolution)
+            _ = try await SingletonSlot(context, index).madeAsync(resolution)
             guard collector.madeEager else { return .success(nil) }
             return .success(StartupReport.Entry(key: context.table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
         } catch {

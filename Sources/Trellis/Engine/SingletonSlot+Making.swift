@@ -1,0 +1,109 @@
+/// The making of a singleton: the slot's steps in order, with the closure run and the object
+/// injected between them, outside the lock. The synchronous driver waits by blocking, the async
+/// one by suspending; the steps are the same.
+extension SingletonSlot {
+    /// The made singleton, made in `resolution` if nobody has made it.
+    ///
+    /// Exactly once: the first lookup marks the definition `making` under `Coordinator.lock`,
+    /// runs the closure without the lock, caches the object for its own lookup (`injecting`),
+    /// injects it, then publishes it with its group and wakes the waiters. A lookup that finds
+    /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
+    /// it takes the early object of a singleton being injected (a property cycle) or throws
+    /// `circularDependency` (a cycle through closures).
+    func made(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
+        if let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
+        return try unretainedContext.with { context throws(ContextError) -> MadeValue in
+            try create(in: context, resolution, thread)
+        }
+    }
+
+    /// Makes, injects and publishes the singleton, which `resolution` has claimed.
+    ///
+    /// The singleton is cached for this lookup before its properties are injected, so singletons
+    /// may reference each other through properties. Whatever is made while it is injected may
+    /// hold its unfinished object, so it is published with its `PublicationGroup`.
+    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
+        if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        resolution.push(context, index, injectInits: thread.injectInits)
+        thread.injectInits = 0
+        defer { thread.injectInits = resolution.pop() }
+        let earlyMark = Coordinator.latestSequence
+        let made: MadeValue
+        do throws(ContextError) {
+            made = try context.constructSingleton(index, resolution)
+        } catch {
+            abandon()
+            throw error
+        }
+        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
+        do throws(ContextError) {
+            try context.injectSingleton(made, index, resolution)
+        } catch {
+            failInjecting(resolution, since: mark)
+            throw error
+        }
+        try finishCreating(resolution)
+        return made
+    }
+
+    /// `made` for an async lookup: the same steps, waiting by suspending; may make async
+    /// definitions.
+    func madeAsync(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        let context = context
+        if records[index].runsOnMainActor { return try await madeOnMainActor(context, resolution) }
+        if let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
+        if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        resolution.push(context, index, injectInits: 0)
+        defer { resolution.pop() }
+        let earlyMark = Coordinator.latestSequence
+        let made: MadeValue
+        do {
+            made = try await context.constructAsync(index, resolution)
+        } catch {
+            abandon()
+            throw error
+        }
+        // No count of wrappers made on one thread here (an async closure may hop threads): the
+        // stripped-reflection check is left to synchronous makes, as for injection.
+        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
+        do {
+            try await context.injectAsync(made, index, resolution)
+        } catch {
+            failInjecting(resolution, since: mark)
+            throw error
+        }
+        try finishCreating(resolution)
+        return made
+    }
+
+    /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
+    /// claims, makes, injects and publishes there, synchronously. Claiming before the hop would
+    /// leave the definition owned by a lookup queued behind whatever runs on the main actor, and
+    /// a synchronous lookup there could neither wait for it nor make it. On the main actor the
+    /// only possible owners run there too or fail at once (`MainActorRequired`), so waiting is
+    /// safe. While the hop is pending, a synchronous lookup on the main actor waiting for
+    /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
+    private func madeOnMainActor(_ context: ApplicationContext, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].made! } }
+        resolution.setAwaitsMainActor(true)
+        defer { resolution.setAwaitsMainActor(false) }
+        do {
+            // A main-actor closure called from here: no hop when the caller is on the main actor
+            // already (`MainActor.run` would hop off it and back). `context`, retained by this
+            // call until the closure returns, keeps the slot's context alive.
+            let onMainActor: @MainActor @Sendable () throws -> SendableMadeValue = {
+                let thread = ThreadState.current
+                return SendableMadeValue(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
+                    try self.made(resolution, thread)
+                })
+            }
+            let made = try await onMainActor().value
+            withExtendedLifetime(context) {}
+            return made
+        } catch let error as ContextError {
+            throw error
+        } catch {
+            throw .creationFailed(key: key, path: resolution.path, underlying: error)
+        }
+    }
+}
