@@ -80,7 +80,7 @@ extension ApplicationContext {
         let value: Any
         if records[index].scope == .prototype {
             value = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> Any in
-                try await makeAnyAsync(index, resolution)
+                try await Creation(of: index, in: self).makeAnyAsync(in: resolution)
             }
         } else {
             let made: MadeValue

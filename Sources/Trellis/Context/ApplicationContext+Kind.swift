@@ -78,7 +78,7 @@ extension ApplicationContext {
         case .probe:
             let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
-                return try await makePrototypeAsync(index, resolution) { resolution async throws(ContextError) -> Any in
+                return try await Creation(of: index, in: self).prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
                     try await constructAsync(index, resolution).anyValue
                 }
             }
@@ -122,7 +122,7 @@ extension ApplicationContext {
     private func probe(_ index: Int, _ resolution: Resolution) throws(ContextError) -> Any? {
         if records[index].isAsync { throw requiresAwait(index, resolution) }
         if resolution.isMaking(index, of: self) {
-            if resolution.isMaking(index, of: self, ownLookupOnly: true) { throw prototypeCycle(index, resolution) }
+            if resolution.isMaking(index, of: self, ownLookupOnly: true) { throw Creation(of: index, in: self).prototypeCycle(resolution) }
             return nil
         }
         let thread = ThreadState.current

@@ -87,7 +87,7 @@ extension ApplicationContext {
                 return declared == type ? .made(made) : .convertible(made, declared)
             }
             guard records[index].typeID == type else { return .needsConversion }
-            return try make(index, into: result, from: requester)
+            return try Creation(of: index, in: self).make(into: result, from: requester)
         }
         return try _objectInParents(named: name, hash: hash, type: type, into: result, from: requester)
     }
@@ -117,7 +117,7 @@ extension ApplicationContext {
                 return declared == type ? .made(made) : .convertible(made, declared)
             }
             guard parent.records[index].typeID == type else { return .needsConversion }
-            return try parent.make(index, into: result, from: requester)
+            return try Creation(of: index, in: parent).make(into: result, from: requester)
         }
     }
 
@@ -147,10 +147,10 @@ extension ApplicationContext {
         if records[index].typeID == ObjectIdentifier(T.self) {
             if let made = records[index].published.load(ordering: .acquiring) { return made.value(as: T.self) }
             return try ValueSlot.making(T.self) { result throws(ContextError) in
-                _ = try make(index, into: result, from: requester)
+                _ = try Creation(of: index, in: self).make(into: result, from: requester)
             }
         }
-        let value = try makeAny(index, from: requester)
+        let value = try Creation(of: index, in: self).makeAny(from: requester)
         if let typed = value as? T { return typed }
         let key = table.keys[index]
         throw .mismatch(key, value, as: T.self, path: Resolution.path(of: requester, appending: key))

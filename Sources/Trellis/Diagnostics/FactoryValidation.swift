@@ -26,7 +26,7 @@ enum FactoryValidation {
                 // A lookup of its own per definition, nested if this validation runs inside a
                 // closure: its paths start at the definition, as they would outside.
                 _ = try Resolution.run(from: nil, session: session) { resolution, thread throws(ContextError) -> Any in
-                    try scratch.makeAny(index, resolution, thread)
+                    try Creation(of: index, in: scratch).makeAny(in: resolution, on: thread)
                 }
             } catch {
                 collector.add(error, foundIn: error.path.dropLast().last ?? configurator.definitions[index].key)
@@ -48,7 +48,7 @@ enum FactoryValidation {
             let session = Session(problems: collector, restrictsAsyncOf: concurrentPhase ? scratch : nil)
             let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
             do throws(ContextError) {
-                _ = try await scratch.makeAnyAsync(index, resolution)
+                _ = try await Creation(of: index, in: scratch).makeAnyAsync(in: resolution)
             } catch {
                 collector.add(error, foundIn: error.path.dropLast().last ?? definitions[index].key)
             }

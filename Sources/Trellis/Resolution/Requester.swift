@@ -45,7 +45,7 @@ struct Requester {
         guard !isSafe else { return }
         let key = found.table.keys[index]
         // A cycle that crosses from synchronous to async code is a cycle first.
-        if resolution.isMaking(index, of: found) { throw found.prototypeCycle(index, resolution) }
+        if resolution.isMaking(index, of: found) { throw Creation(of: index, in: found).prototypeCycle(resolution) }
         if session.restrictsAsync, let waited = SingletonSlot(found, index).cycle(to: resolution) {
             throw .circularDependency(path: resolution.path + [key] + waited)
         }

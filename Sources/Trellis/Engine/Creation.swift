@@ -1,0 +1,137 @@
+/// The making of one definition's object in one context, as its scope says: a prototype is made
+/// here, its closure run with the definition on the resolution's path (where a lookup that comes
+/// back to it is seen as a cycle); a singleton through its `SingletonSlot`. The synchronous and
+/// async drivers side by side.
+///
+/// Two words, copied freely: the context is held by whoever makes (the lookup), so a creation
+/// does not retain it.
+struct Creation {
+    let unretainedContext: Unretained<ApplicationContext>
+    let index: Int
+
+    @inline(__always)
+    init(of index: Int, in context: ApplicationContext) {
+        unretainedContext = Unretained(context)
+        self.index = index
+    }
+
+    // MARK: By scope
+
+    /// Makes (or, for a singleton, copies) the object, declared as the caller's type, into
+    /// `result`. Not inlined into the lookups: the chain's walk stays small where it is.
+    @inline(never)
+    func make(into result: ValueSlot, from requester: Requester?) throws(ContextError) -> ApplicationContext.Outcome {
+        try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> ApplicationContext.Outcome in
+            try make(into: result, in: resolution, on: thread)
+        }
+    }
+
+    /// `make` in `resolution`, which `thread` (the calling thread) is executing at the depth the
+    /// object is asked for.
+    @inline(__always)
+    func make(into result: ValueSlot, in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> ApplicationContext.Outcome {
+        try unretainedContext.with { context throws(ContextError) -> ApplicationContext.Outcome in
+            try Self.onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> ApplicationContext.Outcome in
+                if context.records[index].scope == .prototype {
+                    try prototype(in: context, resolution, thread) { resolution throws(ContextError) in
+                        try context.construct(index, into: result, resolution)
+                    }
+                } else {
+                    try SingletonSlot(context, index).made(resolution, thread).copy(into: result)
+                }
+                return .madeInto
+            }
+        }
+    }
+
+    /// Makes the object as the type its definition declares.
+    func makeAny(from requester: Requester?) throws(ContextError) -> Any {
+        try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> Any in
+            try makeAny(in: resolution, on: thread)
+        }
+    }
+
+    /// `makeAny` in `resolution`, which `thread` is executing.
+    func makeAny(in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> Any {
+        try unretainedContext.with { context throws(ContextError) -> Any in
+            try Self.onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Any in
+                if context.records[index].scope == .prototype {
+                    return try prototype(in: context, resolution, thread) { resolution throws(ContextError) -> Any in
+                        try context.constructAny(index, resolution)
+                    }
+                }
+                return try SingletonSlot(context, index).made(resolution, thread).anyValue
+            }
+        }
+    }
+
+    /// Runs `body` here, or on a fresh thread when this one's stack is nearly used up.
+    @inline(__always)
+    private static func onEnoughStack<R>(_ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
+        if thread.isStackLow {
+            return try FreshStack.run(continuing: resolution, body)
+        }
+        return try body(resolution, thread)
+    }
+
+    // MARK: Prototypes
+
+    /// Runs `body`, which makes a prototype of the definition, with the definition on the
+    /// resolution path; a prototype this lookup is already making is a cycle.
+    @inline(__always)
+    private func prototype<R>(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
+        if context.records[index].isAsync { throw context.requiresAwait(index, resolution) }
+        if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
+        if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        resolution.push(context, index, injectInits: thread.injectInits)
+        thread.injectInits = 0
+        defer { thread.injectInits = resolution.pop() }
+        let made = try body(resolution)
+        prototypeMade(in: context, resolution)
+        return made
+    }
+
+    /// The error of a lookup that comes back to the prototype it is making: the path of this
+    /// lookup, or of the lookups it runs inside of when the cycle crosses them.
+    @inline(never)
+    func prototypeCycle(_ resolution: Resolution) -> ContextError {
+        unretainedContext.with { context in
+            let prefix = resolution.isMaking(index, of: context, ownLookupOnly: true) ? resolution.path : resolution.combinedPath
+            return .circularDependency(path: prefix + [context.table.keys[index]])
+        }
+    }
+
+    /// Bookkeeping after a prototype was made, its frame still pushed.
+    @inline(__always)
+    private func prototypeMade(in context: ApplicationContext, _ resolution: Resolution) {
+        if !context.records[index].edgesRecorded.load(ordering: .relaxed) { context.records[index].edgesRecorded.store(true, ordering: .relaxed) }
+        if resolution.collectsStartup { context.noteStartup(index, resolution) }
+    }
+
+    // MARK: Async drivers (the same steps, waiting by suspending)
+
+    /// Makes the object as its definition declares it, by an async lookup in `resolution`.
+    func makeAnyAsync(in resolution: Resolution) async throws(ContextError) -> Any {
+        let context = unretainedContext.object
+        if context.records[index].scope == .prototype {
+            return try await prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
+                let made = try await context.constructAsync(index, resolution)
+                try await context.injectAsync(made, index, resolution)
+                return made.anyValue
+            }
+        }
+        return try await SingletonSlot(context, index).madeAsync(resolution).anyValue
+    }
+
+    /// `prototype` for an async lookup.
+    func prototypeAsync<R>(_ resolution: Resolution, _ body: (Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
+        let context = unretainedContext.object
+        if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
+        if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        resolution.push(context, index, injectInits: 0)
+        defer { resolution.pop() }
+        let made = try await body(resolution)
+        prototypeMade(in: context, resolution)
+        return made
+    }
+}
