@@ -32,8 +32,8 @@ extension ApplicationContext {
 
     private func kindBeforeMaking<T>(_ index: Int, _: T.Type, waitsSynchronously: Bool) throws(ContextError) -> KindQuestion<T> {
         if isClosed { throw closedError(looking: table.keys[index]) }
-        if declaresNoKind(index, of: T.self) { return .answered(.no) }
-        let declared = declaresKind(index, of: T.self)
+        if Creation(of: index, in: self).declaresNoKind(of: T.self) { return .answered(.no) }
+        let declared = Creation(of: index, in: self).declaresKind(of: T.self)
         if records[index].scope.isSingleton {
             if waitsSynchronously && records[index].isAsync && !isMade(index) { throw requiresAwait(index, nil) }
             if declared && !isMade(index) { return .answered(.yes(nil)) }
@@ -79,7 +79,7 @@ extension ApplicationContext {
             let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
                 if isMadeByOuterLookup(index, resolution) { return nil }
                 return try await Creation(of: index, in: self).prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
-                    try await constructAsync(index, resolution).anyValue
+                    try await Creation(of: index, in: self).constructAsync(resolution).anyValue
                 }
             }
             return try probed(index, probe, T.self)
@@ -128,6 +128,6 @@ extension ApplicationContext {
         let thread = ThreadState.current
         resolution.push(self, index, injectInits: thread.injectInits)
         defer { thread.injectInits = resolution.pop() }
-        return try runProbe(index, resolution)
+        return try Creation(of: index, in: self).runProbe(resolution)
     }
 }

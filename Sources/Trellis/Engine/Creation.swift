@@ -34,7 +34,7 @@ struct Creation {
             try Self.onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> ApplicationContext.Outcome in
                 if context.records[index].scope == .prototype {
                     try prototype(in: context, resolution, thread) { resolution throws(ContextError) in
-                        try context.construct(index, into: result, resolution)
+                        try construct(in: context, into: result, resolution)
                     }
                 } else {
                     try SingletonSlot(context, index).made(resolution, thread).copy(into: result)
@@ -57,7 +57,7 @@ struct Creation {
             try Self.onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> Any in
                 if context.records[index].scope == .prototype {
                     return try prototype(in: context, resolution, thread) { resolution throws(ContextError) -> Any in
-                        try context.constructAny(index, resolution)
+                        try constructAny(in: context, resolution)
                     }
                 }
                 return try SingletonSlot(context, index).made(resolution, thread).anyValue
@@ -115,7 +115,7 @@ struct Creation {
         let context = unretainedContext.object
         if context.records[index].scope == .prototype {
             return try await prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
-                let made = try await context.constructAsync(index, resolution)
+                let made = try await constructAsync(resolution)
                 try await context.injectAsync(made, index, resolution)
                 return made.anyValue
             }

@@ -1,5 +1,5 @@
 /// How a context makes an object with a definition's closure, once the closure's `Object` is
-/// known (`ApplicationContext+Construction` opens it from the definition's declared type).
+/// known (`Creation+Construction` opens it from the definition's declared type).
 extension DefinitionClosure {
     // MARK: Running the closure
 

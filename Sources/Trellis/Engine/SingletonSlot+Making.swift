@@ -30,14 +30,14 @@ extension SingletonSlot {
         let earlyMark = Coordinator.latestSequence
         let made: MadeValue
         do throws(ContextError) {
-            made = try context.constructSingleton(index, resolution)
+            made = try Creation(of: index, in: context).constructSingleton(resolution)
         } catch {
             abandon()
             throw error
         }
         guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
         do throws(ContextError) {
-            try context.injectSingleton(made, index, resolution)
+            try Creation(of: index, in: context).injectSingleton(made, resolution)
         } catch {
             failInjecting(resolution, since: mark)
             throw error
@@ -58,7 +58,7 @@ extension SingletonSlot {
         let earlyMark = Coordinator.latestSequence
         let made: MadeValue
         do {
-            made = try await context.constructAsync(index, resolution)
+            made = try await Creation(of: index, in: context).constructAsync(resolution)
         } catch {
             abandon()
             throw error
