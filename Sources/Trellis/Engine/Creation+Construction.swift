@@ -37,7 +37,7 @@ extension Creation {
     /// Injects `made`, the singleton, in place.
     func injectSingleton(_ made: MadeValue, _ resolution: Resolution) throws(ContextError) {
         func injectSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-            try made.withSlot { slot throws(ContextError) in try context.injectMade(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, resolution) }
+            try made.withSlot { slot throws(ContextError) in try ObjectInjection.injectMade(at: slot, as: Object.self, isClass: context.records[index].isClassType, index, of: context, resolution) }
         }
         try unretainedContext.with { context throws(ContextError) in
             try injectSingleton(context.records[index].objectType, context, made, index, resolution)

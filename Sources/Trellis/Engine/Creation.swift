@@ -116,7 +116,7 @@ struct Creation {
         if context.records[index].scope == .prototype {
             return try await prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
                 let made = try await constructAsync(resolution)
-                try await context.injectAsync(made, index, resolution)
+                try await ObjectInjection.injectAsync(made, index, of: context, resolution)
                 return made.anyValue
             }
         }

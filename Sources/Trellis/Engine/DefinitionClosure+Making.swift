@@ -107,7 +107,7 @@ extension DefinitionClosure {
     func make(into result: ValueSlot, isClassType: Bool, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) {
         result.initialize(as: Object.self, to: try run(context, index, resolution))
         do {
-            try context.injectMade(at: result, as: Object.self, isClass: isClassType, index, resolution)
+            try ObjectInjection.injectMade(at: result, as: Object.self, isClass: isClassType, index, of: context, resolution)
         } catch {
             result.deinitialize(as: Object.self)
             throw error
@@ -120,7 +120,7 @@ extension DefinitionClosure {
         defer { object.deallocate() }
         object.initialize(as: Object.self, to: try run(context, index, resolution))
         do {
-            try context.injectMade(at: object, as: Object.self, isClass: isClassType, index, resolution)
+            try ObjectInjection.injectMade(at: object, as: Object.self, isClass: isClassType, index, of: context, resolution)
         } catch {
             object.deinitialize(as: Object.self)
             throw error

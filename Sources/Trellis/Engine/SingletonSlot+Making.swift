@@ -67,7 +67,7 @@ extension SingletonSlot {
         // stripped-reflection check is left to synchronous makes, as for injection.
         guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
         do {
-            try await context.injectAsync(made, index, resolution)
+            try await ObjectInjection.injectAsync(made, index, of: context, resolution)
         } catch {
             failInjecting(resolution, since: mark)
             throw error

@@ -31,42 +31,6 @@ extension ApplicationContext {
         }
         withExtendedLifetime(object) {}
     }
-
-    /// Injects the object this context just made for definition `index`, a `T` in the slot
-    /// `made` (a class reference, or a struct's own storage). The per-definition route makes
-    /// this one atomic load and a comparison for types with nothing to inject.
-    @inline(__always)
-    func injectMade<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        if let route = records[index].injection.load(ordering: .acquiring),
-           route.with({ route in
-               route.plan.typeID == ObjectInjection.dynamicTypeID(of: made, as: T.self, isClass: isClass)
-                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.with { $0.injectInits } == 0))
-           }) {
-            return
-        }
-        try injectMadeSlow(at: made, as: T.self, isClass: isClass, index, resolution)
-    }
-
-    /// Injects an object whose type has something to inject, or whose route is not made yet.
-    @inline(never)
-    private func injectMadeSlow<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ resolution: Resolution) throws(ContextError) {
-        let wrappersMade = resolution.boundThread?.with { $0.injectInits } ?? 0
-        try ObjectInjection(of: made, as: T.self, isClass: isClass, index, self, resolution, wrappersMade: wrappersMade)?.apply()
-    }
-
-    /// Injects `made`, an object of definition `index` made by an async lookup, in place:
-    /// properties are filled by async lookups. (The stripped-reflection check needs the count
-    /// of wrappers made on one thread, which an async closure does not have; it is done by
-    /// synchronous makes only.)
-    func injectAsync(_ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-        func inject<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
-            let isClass = context.records[index].isClassType
-            try await made.withSlot { slot async throws(ContextError) in
-                try await ObjectInjection(of: slot, as: Object.self, isClass: isClass, index, context, resolution, wrappersMade: 0)?.applyAsync()
-            }
-        }
-        try await inject(records[index].objectType, self, made, index, resolution)
-    }
 }
 
 /// Counts `@Inject` wrappers made on this thread (so the context can tell a class with no stored

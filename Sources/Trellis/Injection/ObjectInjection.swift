@@ -207,6 +207,44 @@ struct ObjectInjection: BitwiseCopyable {
         problems.add(error, foundIn: resolution.path.last ?? plan.object.typeName)
     }
 
+    // MARK: A made object
+
+    /// Injects the object `context` just made for definition `index`, a `T` in the slot `made`
+    /// (a class reference, or a struct's own storage). The per-definition route makes this one
+    /// atomic load and a comparison for types with nothing to inject.
+    @inline(__always)
+    static func injectMade<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, of context: ApplicationContext, _ resolution: Resolution) throws(ContextError) {
+        if let route = context.records[index].injection.load(ordering: .acquiring),
+           route.with({ route in
+               route.plan.typeID == dynamicTypeID(of: made, as: T.self, isClass: isClass)
+                   && (route.plan.isEmpty || (route.plan.isEmptyUnlessStripped && resolution.boundThread?.with { $0.injectInits } == 0))
+           }) {
+            return
+        }
+        try injectMadeSlow(at: made, as: T.self, isClass: isClass, index, of: context, resolution)
+    }
+
+    /// Injects an object whose type has something to inject, or whose route is not made yet.
+    @inline(never)
+    private static func injectMadeSlow<T>(at made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, of context: ApplicationContext, _ resolution: Resolution) throws(ContextError) {
+        let wrappersMade = resolution.boundThread?.with { $0.injectInits } ?? 0
+        try ObjectInjection(of: made, as: T.self, isClass: isClass, index, context, resolution, wrappersMade: wrappersMade)?.apply()
+    }
+
+    /// Injects `made`, an object of definition `index` of `context` made by an async lookup, in place:
+    /// properties are filled by async lookups. (The stripped-reflection check needs the count
+    /// of wrappers made on one thread, which an async closure does not have; it is done by
+    /// synchronous makes only.)
+    static func injectAsync(_ made: MadeValue, _ index: Int, of context: ApplicationContext, _ resolution: Resolution) async throws(ContextError) {
+        func inject<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+            let isClass = context.records[index].isClassType
+            try await made.withSlot { slot async throws(ContextError) in
+                try await ObjectInjection(of: slot, as: Object.self, isClass: isClass, index, context, resolution, wrappersMade: 0)?.applyAsync()
+            }
+        }
+        try await inject(context.records[index].objectType, context, made, index, resolution)
+    }
+
     // MARK: Preparing
 
     /// `type(of:)` on an unspecialised `T` asks the runtime to open existentials; a class
