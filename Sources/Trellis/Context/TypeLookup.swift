@@ -1,7 +1,6 @@
 /// A lookup by type from one context (`object(of:)`, `objects(of:)`, synchronous or awaited): the
 /// unshadowed definitions of the chain asked what they make, the matches cached as positions
-/// once every one of them is stable. What each definition makes is its context's to say
-/// (`ApplicationContext+Kind.swift`).
+/// once every one of them is stable. What each definition makes, a `DefinitionKind` finds out.
 struct TypeLookup<T> {
     let context: ApplicationContext
 
@@ -98,7 +97,7 @@ struct TypeLookup<T> {
     func typeMatches() throws(ContextError) -> [TypeMatch<T>] {
         var matches = TypeMatches()
         for (context, index) in candidates() {
-            matches.add(try context.kind(of: index, T.self), context, index)
+            matches.add(try DefinitionKind<T>(of: index, in: context).find(), context, index)
         }
         return matches.finished(caching: self)
     }
@@ -107,7 +106,7 @@ struct TypeLookup<T> {
     func typeMatchesAsync() async throws(ContextError) -> [TypeMatch<T>] {
         var matches = TypeMatches()
         for (context, index) in candidates() {
-            matches.add(try await context.kindAsync(of: index, T.self), context, index)
+            matches.add(try await DefinitionKind<T>(of: index, in: context).findAsync(), context, index)
         }
         return matches.finished(caching: self)
     }
@@ -118,7 +117,7 @@ struct TypeLookup<T> {
         var found: [TypeMatch<T>] = []
         var complete = true
 
-        mutating func add(_ kind: ApplicationContext.Kind<T>, _ context: ApplicationContext, _ index: Int) {
+        mutating func add(_ kind: DefinitionKind<T>.Answer, _ context: ApplicationContext, _ index: Int) {
             switch kind {
             case .no: break
             case .unknown: complete = false
