@@ -18,8 +18,7 @@ struct Creation {
     // MARK: By scope
 
     /// Makes (or, for a singleton, copies) the object, declared as the caller's type, into
-    /// `result`. Not inlined into the lookups: the chain's walk stays small where it is.
-    @inline(never)
+    /// `result`.
     func make(into result: ValueSlot, from requester: Requester?) throws(ContextError) -> ApplicationContext.Outcome {
         try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> ApplicationContext.Outcome in
             try make(into: result, in: resolution, on: thread)
