@@ -114,7 +114,7 @@ struct ObjectInjection: BitwiseCopyable {
     /// What the wrapper of `field`, the plan's field `position`, needs to fill itself.
     @inline(__always)
     private func request(_ field: Pinned<InjectionPlan.Field>, at position: Int, isAsync: Bool) -> InjectRequest {
-        return InjectRequest(
+        InjectRequest(
             context: context,
             requester: Requester(context: context, index: requester, resolution: resolution, depth: depth, label: field),
             plan: plan, field: field, isAsync: isAsync, target: route?.with { $0.target(position, in: fields) }
@@ -270,8 +270,22 @@ struct ObjectInjection: BitwiseCopyable {
         return route
     }
 
-    /// Where an object's `@Inject` fields lie: the object itself for a class, `made` for a struct
-    /// declared as its own type. `nil`: nothing to inject.
+    /// Where the `@Inject` fields of the `T` at `made` lie, for `plan` (its dynamic type's): the
+    /// object itself for a class instance, `made` for a struct declared as its own type; `nil`
+    /// for a struct inside an existential, whose storage is not at `made`.
+    @inline(__always)
+    private static func location<T>(of made: ValueSlot, as _: T.Type, isClass: Bool, _ plan: InjectionPlan) -> (fields: ObjectFields, object: AnyObject?)? {
+        if plan.isClass {
+            // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
+            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
+            return (ObjectFields(of: object), object)
+        }
+        if ObjectIdentifier(T.self) == plan.typeID { return (ObjectFields(in: made), nil) }
+        return nil
+    }
+
+    /// Where the object's fields to inject lie (`location`), checked against what reflection
+    /// shows of its type; `nil`: nothing to inject.
     @inline(__always)
     private static func target<T>(_ plan: InjectionPlan, _ made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ context: ApplicationContext, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) -> (fields: ObjectFields, object: AnyObject?)? {
         if plan.isEmpty { return nil }
@@ -281,12 +295,7 @@ struct ObjectInjection: BitwiseCopyable {
             if wrappersMade > 0 { throw .reflectionUnavailable(type: plan.typeName) }
             if !plan.isAware { return nil }
         }
-        if plan.isClass {
-            // `as AnyObject` is a full dynamic cast: a class-typed definition reinterprets instead.
-            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
-            return (ObjectFields(of: object), object)
-        }
-        if ObjectIdentifier(T.self) == plan.typeID { return (ObjectFields(in: made), nil) }
+        if let location = location(of: made, as: T.self, isClass: isClass, plan) { return location }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
         // it cannot be had without knowing its type. Say so rather than skip it.
         throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
@@ -300,17 +309,8 @@ struct ObjectInjection: BitwiseCopyable {
         if let route = route(index, of: context, for: typeID) { return (route.plan, route) }
         let plan = InjectionPlan.of(dynamicType(of: made, as: T.self, isClass: isClass))
         guard context.records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
-        let fields: ObjectFields
-        if plan.isClass {
-            let object = isClass ? made.value(as: AnyObject.self) : made[as: T.self] as AnyObject
-            fields = ObjectFields(of: object)
-            _fixLifetime(object)
-        } else if ObjectIdentifier(T.self) == plan.typeID {
-            fields = ObjectFields(in: made)
-        } else {
-            return (plan, nil)
-        }
-        let made = InjectionRoute.make(plan, for: context, object: fields)
+        guard let location = location(of: made, as: T.self, isClass: isClass, plan) else { return (plan, nil) }
+        let made = withExtendedLifetime(location.object) { InjectionRoute.make(plan, for: context, object: location.fields) }
         if context.records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
             return (plan, made.object)
         }
