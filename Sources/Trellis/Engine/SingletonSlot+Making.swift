@@ -89,17 +89,16 @@ extension SingletonSlot {
         defer { resolution.setAwaitsMainActor(false) }
         do {
             // A main-actor closure called from here: no hop when the caller is on the main actor
-            // already (`MainActor.run` would hop off it and back). `context`, retained by this
-            // call until the closure returns, keeps the slot's context alive.
+            // already (`MainActor.run` would hop off it and back). It holds the context, so the
+            // slot it makes there refers to a living one.
+            let index = index
             let onMainActor: @MainActor @Sendable () throws -> SendableMadeValue = {
                 let thread = ThreadState.current
                 return SendableMadeValue(try thread.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
-                    try self.made(resolution, thread)
+                    try SingletonSlot(context, index).made(resolution, thread)
                 })
             }
-            let made = try await onMainActor().value
-            withExtendedLifetime(context) {}
-            return made
+            return try await onMainActor().value
         } catch let error as ContextError {
             throw error
         } catch {
