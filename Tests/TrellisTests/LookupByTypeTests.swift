@@ -255,3 +255,34 @@ private struct UnrelatedClassesFactory: ObjectFactory {
     #expect(try await context.objects(of: Report.self).count == 1)
     #expect(made.value == 1)
 }
+
+// MARK: A type probe is not the prototype's first object
+
+private final class ProbedTool {}
+private protocol ProbedService: AnyObject {}
+private final class ProbedPrototype: ProbedService {
+    @Inject var tool: ProbedTool
+}
+
+private struct ProbedFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("tool") { ProbedTool() }
+        createPrototype("service") { () -> any ProbedService in ProbedPrototype() }
+    }
+}
+
+@Test func aPrototypeProbedByATypeLookupStillRecordsItsInjectedEdges() throws {
+    // The probe runs the closure only: the first injected object records the edge to `tool`
+    // (Docs/Diagnostics.md, "The dependency graph").
+    let context = try ApplicationContext(ProbedFactory())
+    #expect(try context.objects(of: ProbedPrototype.self).isEmpty == false)
+    _ = try context.object("service", as: (any ProbedService).self)
+    #expect(context.graph().contains(#"c0_1 -> c0_0 [label="tool"];"#))
+}
+
+@Test func aPrototypeProbedByAnAsyncTypeLookupStillRecordsItsInjectedEdges() async throws {
+    let context = try await ApplicationContext(ProbedFactory())
+    #expect(try await context.objects(of: ProbedPrototype.self).isEmpty == false)
+    _ = try await context.object("service", as: (any ProbedService).self)
+    #expect(context.graph().contains(#"c0_1 -> c0_0 [label="tool"];"#))
+}

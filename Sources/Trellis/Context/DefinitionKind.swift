@@ -88,11 +88,10 @@ struct DefinitionKind<T> {
             return try singletonKind(made)
         case .probe:
             let probe = try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) -> Any? in
-                if isMadeByOuterLookup(resolution) { return nil }
-                let creation = Creation(of: index, in: context)
-                return try await creation.prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
-                    try await creation.constructAsync(resolution).anyValue
-                }
+                guard try mayProbe(resolution) else { return nil }
+                resolution.push(context, index, injectInits: 0)
+                defer { resolution.pop() }
+                return try await Creation(of: index, in: context).constructAsync(resolution).anyValue
             }
             return try probed(probe)
         }
@@ -127,19 +126,24 @@ struct DefinitionKind<T> {
         !context.isMade(index) && resolution.isMaking(index, of: context) && !resolution.isMaking(index, of: context, ownLookupOnly: true)
     }
 
-    /// Runs the prototype's closure only (a type probe), with its frame on the path; `nil` when a
-    /// lookup this one runs inside of is making it right now (from its `didInject`, say): its
-    /// kind stays unknown, and it is left out, rather than reported as a cycle that is not in the
-    /// user's code.
+    /// Runs the prototype's closure only (a type probe), with its frame on the path; `nil` when
+    /// it may not run now (`mayProbe`). A probe is not the prototype's first object: its
+    /// properties are not injected, so it records no edges and notes no start-up.
     private func probe(_ resolution: Resolution) throws(ContextError) -> Any? {
-        if context.records[index].isAsync { throw context.requiresAwait(index, resolution) }
-        if resolution.isMaking(index, of: context) {
-            if resolution.isMaking(index, of: context, ownLookupOnly: true) { throw Creation(of: index, in: context).prototypeCycle(resolution) }
-            return nil
-        }
+        guard try mayProbe(resolution) else { return nil }
         let thread = ThreadState.current
         resolution.push(context, index, injectInits: thread.injectInits)
         defer { thread.injectInits = resolution.pop() }
         return try Creation(of: index, in: context).runProbe(resolution)
+    }
+
+    /// Whether the prototype's closure may run as a probe in `resolution`: not when a lookup this
+    /// one runs inside of is making it right now (from its `didInject`, say), where its kind
+    /// stays unknown and it is left out rather than reported as a cycle that is not in the
+    /// user's code; making it in this lookup already is a cycle.
+    private func mayProbe(_ resolution: Resolution) throws(ContextError) -> Bool {
+        guard resolution.isMaking(index, of: context) else { return true }
+        if resolution.isMaking(index, of: context, ownLookupOnly: true) { throw Creation(of: index, in: context).prototypeCycle(resolution) }
+        return false
     }
 }

@@ -109,28 +109,21 @@ struct Creation {
 
     // MARK: Async drivers (the same steps, waiting by suspending)
 
-    /// Makes the object as its definition declares it, by an async lookup in `resolution`.
+    /// Makes the object as its definition declares it, by an async lookup in `resolution`: a
+    /// prototype with the steps of the synchronous `prototype`, awaiting its closure and
+    /// properties; a singleton through its slot.
     func makeAnyAsync(in resolution: Resolution) async throws(ContextError) -> Any {
         let context = unretainedContext.object
-        if context.records[index].scope == .prototype {
-            return try await prototypeAsync(resolution) { resolution async throws(ContextError) -> Any in
-                let made = try await constructAsync(resolution)
-                try await ObjectInjection.injectAsync(made, index, of: context, resolution)
-                return made.anyValue
-            }
+        guard context.records[index].scope == .prototype else {
+            return try await SingletonSlot(context, index).madeAsync(resolution).anyValue
         }
-        return try await SingletonSlot(context, index).madeAsync(resolution).anyValue
-    }
-
-    /// `prototype` for an async lookup.
-    func prototypeAsync<R>(_ resolution: Resolution, _ body: (Resolution) async throws(ContextError) -> R) async throws(ContextError) -> R {
-        let context = unretainedContext.object
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
-        let made = try await body(resolution)
+        let made = try await constructAsync(resolution)
+        try await ObjectInjection.injectAsync(made, index, of: context, resolution)
         prototypeMade(in: context, resolution)
-        return made
+        return made.anyValue
     }
 }
