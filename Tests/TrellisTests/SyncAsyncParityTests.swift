@@ -114,3 +114,111 @@ private struct ParityContexts {
         #expect(awaited.disposed == blocking.disposed)
     }
 }
+
+// MARK: The same failures, blocking or awaited
+
+private struct ParityFailure: Error, CustomStringConvertible {
+    var description: String { "broken on purpose" }
+}
+
+private final class ParityNeedsMissing {
+    @Inject var missing: ParityReport
+}
+
+private final class ParityCycleA {
+    @Inject("cycleB") var b: ParityCycleB
+}
+
+private final class ParityCycleB {
+    @Inject("cycleA") var a: ParityCycleA
+    init() {}
+}
+
+private struct ParityFailingFactory: ObjectFactory {
+    var contextName: String { "Failing" }
+    var definitions: Definitions {
+        createSingleton("throws") { () throws -> ParityReport in throw ParityFailure() }
+        createSingleton("throwsInside") { r in ParityRepository(database: try r.object("throws")) }
+        createSingleton("asksUnknown") { r in ParityRepository(database: try r.object("nowhere")) }
+        createSingleton("wrongType") { r in ParityRepository(database: try r.object("report")) }
+        createSingleton("report") { ParityReport() }
+        createSingleton("loopA") { r in ParityRepository(database: try r.object("loopB")) }
+        createSingleton("loopB") { r in ParityDatabase(config: try r.object("loopC")) }
+        createPrototype("loopC") { r -> ParityConfig in _ = try r.object("loopA", as: ParityRepository.self); return ParityConfig(DisposalLog()) }
+        createPrototype("selfish") { r -> ParityReport in try r.object("selfish") }
+        createSingleton("needsMissing") { ParityNeedsMissing() }
+        createPrototype("prototypeNeedsMissing") { ParityNeedsMissing() }
+        createPrototype("cycleA") { ParityCycleA() }
+        createPrototype("cycleB") { ParityCycleB() }
+    }
+}
+
+/// What a blocking lookup of `key` as `T` in a fresh context throws (synchronous: in an async
+/// function Swift would pick the awaited form).
+private func blockingFailure<T>(_ key: String, as _: T.Type) -> String? {
+    do {
+        _ = try ApplicationContext(ParityFailingFactory()).object(key, as: T.self)
+        return nil
+    } catch {
+        return String(describing: error)
+    }
+}
+
+/// What an awaited lookup of `key` as `T` in a fresh context throws.
+private func awaitedFailure<T>(_ key: String, as _: T.Type) async -> String? {
+    do {
+        _ = try await ApplicationContext(ParityFailingFactory()).object(key, as: T.self)
+        return nil
+    } catch {
+        return String(describing: error)
+    }
+}
+
+extension SyncAsyncParityTests {
+    @Test(arguments: ["throws", "throwsInside", "asksUnknown", "wrongType", "loopA", "loopC", "selfish", "needsMissing", "prototypeNeedsMissing", "cycleA", "nowhere"])
+    func awaitedLookupsFailWithTheSameErrorAsBlockingOnes(key: String) async throws {
+        // Docs/Diagnostics.md, "Errors": the message names the key, the context and the path.
+        let blocking = try #require(blockingFailure(key, as: AnyObject.self))
+        let awaited = await awaitedFailure(key, as: AnyObject.self)
+        #expect(awaited == blocking)
+    }
+
+    @Test func anAwaitedLookupAsTheWrongTypeFailsAsABlockingOneDoes() async throws {
+        let blocking = try #require(blockingFailure("report", as: ParityConfig.self))
+        #expect(await awaitedFailure("report", as: ParityConfig.self) == blocking)
+    }
+}
+
+/// A context of the failing factory, built (and closed, if asked) synchronously.
+private func failingContext(closed: Bool = false) throws -> ApplicationContext {
+    let context = try ApplicationContext(ParityFailingFactory())
+    if closed { try context.close() }
+    return context
+}
+
+/// What a blocking `step` throws, described.
+private func blockingFailure(_ step: () throws -> Void) -> String? {
+    do { try step(); return nil } catch { return String(describing: error) }
+}
+
+extension SyncAsyncParityTests {
+    @Test func awaitedLookupsInAClosedContextFailAsBlockingOnes() async throws {
+        let context = try failingContext(closed: true)
+        let blocking = try #require(blockingFailure { _ = try context.object("report", as: ParityReport.self) })
+        do { _ = try await context.object("report", as: ParityReport.self); Issue.record("no error") } catch { #expect(String(describing: error) == blocking) }
+    }
+
+    @Test func awaitedLookupsByTypeFailAsBlockingOnes() async throws {
+        let context = try failingContext()
+        let none = try #require(blockingFailure { _ = try context.object(of: ParityCycleB.self) })
+        do { _ = try await context.object(of: ParityCycleB.self); Issue.record("no error") } catch { #expect(String(describing: error) == none) }
+        let blockingThrow = try #require(blockingFailure { _ = try context.object(of: ParityRepository.self) })
+        do { _ = try await context.object(of: ParityRepository.self); Issue.record("no error") } catch { #expect(String(describing: error) == blockingThrow) }
+    }
+
+    @Test func anAwaitedInjectionFailsAsABlockingOneDoes() async throws {
+        let context = try failingContext()
+        let blocking = try #require(blockingFailure { try context.inject(into: ParityNeedsMissing()) })
+        do { try await context.inject(into: ParityNeedsMissing()); Issue.record("no error") } catch { #expect(String(describing: error) == blocking) }
+    }
+}
