@@ -222,3 +222,19 @@ extension SyncAsyncParityTests {
         do { try await context.inject(into: ParityNeedsMissing()); Issue.record("no error") } catch { #expect(String(describing: error) == blocking) }
     }
 }
+
+/// The findings of a blocking validation of the failing factory, described.
+private func blockingValidation() -> String {
+    String(describing: ApplicationContext.validate(ParityFailingFactory()))
+}
+
+extension SyncAsyncParityTests {
+    @Test func anAwaitedValidationOfSynchronousDefinitionsFindsWhatABlockingOneFinds() async {
+        // Docs/Testing.md, "Validate the factory": every definition made once in a scratch context, and
+        // every problem reported; for synchronous definitions, awaiting changes nothing.
+        let blocking = blockingValidation()
+        #expect(blocking.contains("loopA"))
+        #expect(blocking.contains("nowhere"))
+        #expect(String(describing: await ApplicationContext.validate(ParityFailingFactory())) == blocking)
+    }
+}
