@@ -238,3 +238,44 @@ extension SyncAsyncParityTests {
         #expect(String(describing: await ApplicationContext.validate(ParityFailingFactory())) == blocking)
     }
 }
+
+// MARK: The same start, blocking or awaited
+
+private final class ParityPlugin {
+    @Inject var config: ParityConfig
+    @Inject var repository: ParityRepository
+}
+
+private struct ParityEagerFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createEagerSingleton("config") { [log] in ParityConfig(log) }
+        createSingleton("database") { r in ParityDatabase(config: try r.object("config")) }
+        createPrototype("repository") { r in ParityRepository(database: try r.object("database")) }
+        createEagerSingleton("plugin") { ParityPlugin() }
+        createEagerSingleton("audit") { r in ParityDatabase(config: try r.object("config")) }.dependsOn("database")
+    }
+}
+
+/// The keys of a start-up report's entries with what each pulled in (not the critical path,
+/// which follows the measured durations).
+private func startupShape(_ report: StartupReport) -> [String] {
+    report.entries.map { "\($0.key) <- \($0.pulledIn)" }
+}
+
+/// A context of the eager factory started synchronously, its start-up's shape and its graph.
+private func blockingStart() throws -> (shape: [String], graph: String) {
+    let context = try ApplicationContext(ParityEagerFactory(log: DisposalLog()))
+    return (startupShape(context.startupReport), graphWithoutDurations(context.graph()))
+}
+
+extension SyncAsyncParityTests {
+    @Test func anAwaitedStartOfSynchronousEagerSingletonsReportsWhatABlockingOneReports() async throws {
+        // Docs/Diagnostics.md, "The startup report": each eager singleton with what it pulled in.
+        let blocking = try blockingStart()
+        #expect(blocking.shape.count == 3)
+        let context = try await ApplicationContext(ParityEagerFactory(log: DisposalLog()))
+        #expect(startupShape(context.startupReport) == blocking.shape)
+        #expect(graphWithoutDurations(context.graph()) == blocking.graph)
+    }
+}
