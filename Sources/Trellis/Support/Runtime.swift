@@ -36,6 +36,14 @@ import Darwin
 ///   kind word, 32-bit flags with bit 30 for a superclass constraint, 32-bit protocol count, the
 ///   superclass if any, one pointer per protocol, the low bit marking an Objective-C protocol).
 ///   If it changed, the kind check fails first and the answer is `.none`.
+/// - The layout of a small string on a 64-bit little-endian platform (`smallASCII(_:)`): two
+///   words, the UTF-8 bytes in order from the first, the last byte the discriminator (high nibble
+///   `0xE` for a small ASCII string) and the count. A name's hash reads them instead of the
+///   string's storage (a third of the instructions of a lookup by a short name go there
+///   otherwise). The layout is the standard library's ABI on Apple platforms and the same code
+///   on Linux; if it changed, the discriminator would no longer match (the general path is
+///   taken) or the hashes would differ from the general path's, which `FoldedHashTests` checks
+///   name by name, and every lookup by name would fail.
 @usableFromInline
 enum Runtime {
     /// Calls `body` with the name, offset and type of every stored property of `type` (a class's
@@ -62,6 +70,20 @@ enum Runtime {
     @inlinable
     @inline(__always)
     static func unqualifiedName<T>(of _: T.Type) -> String { _typeName(T.self, qualified: false) }
+
+    /// The count and the two words of `name` if it is a small ASCII string held inline (at most
+    /// 15 bytes), the discriminator byte cleared; `nil` for any other string or platform.
+    @inline(__always)
+    static func smallASCII(_ name: String) -> (count: Int, low: UInt64, high: UInt64)? {
+        #if _pointerBitWidth(_64) && _endian(little)
+        let (low, high) = unsafeBitCast(name, to: (UInt64, UInt64).self)
+        let discriminator = high &>> 56
+        guard discriminator & 0xF0 == 0xE0 else { return nil }
+        return (Int(discriminator & 0x0F), low, high & 0x00FF_FFFF_FFFF_FFFF)
+        #else
+        return nil
+        #endif
+    }
 
     /// `name`'s UTF-8 code units in Unicode normalisation form C.
     static func nfcCodeUnits(of name: String) -> [UInt8] { Array(name._nfcCodeUnits) }
