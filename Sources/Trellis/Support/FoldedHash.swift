@@ -7,8 +7,8 @@ enum FoldedHash {
     @inline(__always)
     static func of(_ name: String, allowingNonASCII: Bool) -> UInt32 {
         // Most keys are short ASCII names, which Swift keeps inline in the string itself: hashed
-        // from its two words, the same hash in a third of the instructions (no access to the
-        // storage, no tail read byte by byte).
+        // from its two words, the same hash in half the instructions (no access to the storage,
+        // no tail read in pieces).
         if let small = Runtime.smallASCII(name), small.count > 0 { return of(small) }
         return ofStoredBytes(name, allowingNonASCII: allowingNonASCII)
     }

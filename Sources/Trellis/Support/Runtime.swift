@@ -39,11 +39,11 @@ import Darwin
 /// - The layout of a small string on a 64-bit little-endian platform (`smallASCII(_:)`): two
 ///   words, the UTF-8 bytes in order from the first, the last byte the discriminator (high nibble
 ///   `0xE` for a small ASCII string) and the count. A name's hash reads them instead of the
-///   string's storage (a third of the instructions of a lookup by a short name go there
-///   otherwise). The layout is the standard library's ABI on Apple platforms and the same code
-///   on Linux; if it changed, the discriminator would no longer match (the general path is
-///   taken) or the hashes would differ from the general path's, which `FoldedHashTests` checks
-///   name by name, and every lookup by name would fail.
+///   string's storage (which cost a quarter of a made singleton's lookup by name). The layout
+///   is the standard library's ABI on Apple platforms and the same code on Linux; if it changed,
+///   the discriminator would no longer match (the general path is taken), or the hashes would
+///   differ from the general path's and a key would not be found by a name held in another
+///   form, which `FoldedHashTests` checks name by name.
 @usableFromInline
 enum Runtime {
     /// Calls `body` with the name, offset and type of every stored property of `type` (a class's
