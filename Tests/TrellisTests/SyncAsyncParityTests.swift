@@ -286,3 +286,40 @@ extension SyncAsyncParityTests {
         #expect(graphWithoutTimings(context.graph()) == blocking.graph)
     }
 }
+
+// MARK: The same answers, blocking or awaited
+
+private protocol ParityNamed: AnyObject {}
+extension ParityReport: ParityNamed {}
+
+/// What a blocking lookup of `key` as `T` answers in `context`: the value's type, `nil`, or the
+/// error's message.
+private func blockingAnswer<T>(_ context: ApplicationContext, _ key: String, as _: T.Type) -> String {
+    do { return String(describing: try context.object(key, as: T.self)) } catch { return "error: \(error)" }
+}
+
+/// What an awaited lookup of `key` as `T` answers in `context`.
+private func awaitedAnswer<T>(_ context: ApplicationContext, _ key: String, as _: T.Type) async -> String {
+    do { return String(describing: try await context.object(key, as: T.self)) } catch { return "error: \(error)" }
+}
+
+extension SyncAsyncParityTests {
+    @Test func awaitedLookupsAnswerAsBlockingOnesForEveryFormOfTheAskedType() async throws {
+        // The reference of `object(_:as:)`: the object as the asked type (itself, an optional of
+        // it, a protocol it adopts, `AnyObject`), else `typeMismatch`; a name nothing answers to
+        // is `noSuchObject`, asked as an optional too. Made or not yet, by key or default alias.
+        let context = try failingContext()
+        let made = try failingContext()
+        _ = blockingAnswer(made, "report", as: ParityReport.self)
+        for context in [context, made] {
+            #expect(await awaitedAnswer(context, "report", as: ParityReport.self) == blockingAnswer(context, "report", as: ParityReport.self))
+            #expect(await awaitedAnswer(context, "report", as: ParityReport?.self) == blockingAnswer(context, "report", as: ParityReport?.self))
+            #expect(await awaitedAnswer(context, "report", as: (any ParityNamed).self) == blockingAnswer(context, "report", as: (any ParityNamed).self))
+            #expect(await awaitedAnswer(context, "report", as: AnyObject.self) == blockingAnswer(context, "report", as: AnyObject.self))
+            #expect(await awaitedAnswer(context, "REPORT", as: ParityReport.self) == blockingAnswer(context, "REPORT", as: ParityReport.self))
+            #expect(await awaitedAnswer(context, "nowhere", as: ParityReport?.self) == blockingAnswer(context, "nowhere", as: ParityReport?.self))
+            #expect(await awaitedAnswer(context, "report", as: ParityConfig?.self) == blockingAnswer(context, "report", as: ParityConfig?.self))
+            #expect(await awaitedAnswer(context, "report", as: Int.self) == blockingAnswer(context, "report", as: Int.self))
+        }
+    }
+}
