@@ -201,6 +201,22 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         #expect(actual.contains("only on the main actor"))
     }
 
+    @Test func aLookupAsAnIsolatedProtocolOnTheMainActorDoesNotLetOneOffItSucceed() async throws {
+        // A singleton asked for as a protocol is converted once and kept, unless the conformance
+        // is isolated: kept, the main actor's conversion would be handed out anywhere.
+        let context = try startSynchronously(DraftsFactory())
+        for _ in 0..<3 { #expect(try lookUpSavingOnTheMainActor(context) is DraftStore) }
+        let offTheMainActor = await Task.detached { () -> String? in
+            do {
+                _ = try lookUpSynchronously(context, "drafts", as: (any Saving).self)
+                return nil
+            } catch {
+                return String(describing: error)
+            }
+        }.value
+        #expect(offTheMainActor?.contains("only on the main actor") == true)
+    }
+
     @Test nonisolated func lookupByKeyAsAnIsolatedProtocolOffTheMainActorSaysWhy() async throws {
         let context = try await ApplicationContext(DraftsFactory())
         do {
@@ -228,6 +244,11 @@ nonisolated func startSynchronously(_ factory: some ObjectFactory) throws(Contex
 
 nonisolated func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: String, as type: T.Type) throws(ContextError) -> T {
     try context.object(key, as: T.self)
+}
+
+/// `drafts` as `any Saving`, looked up synchronously on the main actor.
+func lookUpSavingOnTheMainActor(_ context: ApplicationContext) throws(ContextError) -> any Saving {
+    try context.object("drafts", as: (any Saving).self)
 }
 
 /// `objects(of: (any Saving).self)` off the main actor: its error, if it threw.

@@ -74,8 +74,13 @@ extension ApplicationContext {
 
     /// The object of definition `index`, made by an async lookup if needed, as a `T`.
     func resolveAsync<T>(_ index: Int, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
-        if records[index].typeID == ObjectIdentifier(T.self), let made = records[index].published.load(ordering: .acquiring) {
-            return made.value(as: T.self)
+        if let made = records[index].published.load(ordering: .acquiring) {
+            if records[index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
+            do throws(NotConvertible) {
+                return try records[index].converted(made, as: T.self)
+            } catch {
+                throw mismatch(index, records[index].madeValue(made), as: T.self, from: requester)
+            }
         }
         let value: Any
         if records[index].scope == .prototype {
@@ -83,19 +88,20 @@ extension ApplicationContext {
                 try await Creation(of: index, in: self).makeAnyAsync(in: resolution)
             }
         } else {
-            let made: MadeValue
-            if records[index].published.load(ordering: .acquiring) != nil {
-                made = Coordinator.lock.withLock { states[index].made! }
-            } else {
-                made = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
-                    try await SingletonSlot(self, index).madeAsync(resolution)
-                }
+            let made = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
+                try await SingletonSlot(self, index).madeAsync(resolution)
             }
             if made.typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
             value = made.anyValue
         }
         if let typed = value as? T { return typed }
+        throw mismatch(index, value, as: T.self, from: requester)
+    }
+
+    /// The error of an async lookup of definition `index` as a `T` that `value`, its object, is
+    /// not.
+    private func mismatch<T>(_ index: Int, _ value: Any, as _: T.Type, from requester: AsyncRequester?) -> ContextError {
         let key = table.keys[index]
-        throw .mismatch(key, value, as: T.self, path: (requester?.path ?? []) + [key])
+        return .mismatch(key, value, as: T.self, path: (requester?.path ?? []) + [key])
     }
 }

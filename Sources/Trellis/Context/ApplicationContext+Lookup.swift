@@ -144,16 +144,40 @@ extension ApplicationContext {
 
     /// The object of definition `index`, made if needed, as a `T`.
     func resolve<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
+        if let made = records[index].published.load(ordering: .acquiring) {
+            if records[index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
+            return try converted(index, made, as: T.self, from: requester)
+        }
+        return try resolveUnmade(index, as: T.self, from: requester)
+    }
+
+    /// The made singleton of definition `index`, whose published value is `made`, as a `T`
+    /// other than its declared type: converted once and kept (`DefinitionRecord.converted`).
+    func converted<T>(_ index: Int, _ made: ValueSlot, as _: T.Type, from requester: Requester?) throws(ContextError) -> T {
+        do throws(NotConvertible) {
+            return try records[index].converted(made, as: T.self)
+        } catch {
+            throw mismatch(index, records[index].madeValue(made), as: T.self, from: requester)
+        }
+    }
+
+    /// `resolve` for an object not made yet (or a prototype).
+    @inline(never)
+    private func resolveUnmade<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         if records[index].typeID == ObjectIdentifier(T.self) {
-            if let made = records[index].published.load(ordering: .acquiring) { return made.value(as: T.self) }
             return try ValueSlot.making(T.self) { result throws(ContextError) in
                 _ = try Creation(of: index, in: self).make(into: result, from: requester)
             }
         }
         let value = try Creation(of: index, in: self).makeAny(from: requester)
         if let typed = value as? T { return typed }
+        throw mismatch(index, value, as: T.self, from: requester)
+    }
+
+    /// The error of a lookup of definition `index` as a `T` that `value`, its object, is not.
+    func mismatch<T>(_ index: Int, _ value: Any, as _: T.Type, from requester: Requester?) -> ContextError {
         let key = table.keys[index]
-        throw .mismatch(key, value, as: T.self, path: Resolution.path(of: requester, appending: key))
+        return .mismatch(key, value, as: T.self, path: Resolution.path(of: requester, appending: key))
     }
 
     /// The error of a lookup of `name` on this context after `close()` began.

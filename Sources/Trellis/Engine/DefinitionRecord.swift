@@ -21,6 +21,8 @@ struct DefinitionRecord: ~Copyable {
     let edgesRecorded = Atomic<Bool>(false)
     /// How to inject the objects it makes (of the type it made first), retained; set once.
     let injection = Atomic<Unretained<InjectionRoute>?>(nil)
+    /// The made singleton as other types it was asked for (`Conversion`), retained; a list.
+    let conversions = Atomic<Unretained<Conversion>?>(nil)
 
     init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool, hasPrerequisites: Bool) {
         self.objectType = objectType
@@ -35,5 +37,6 @@ struct DefinitionRecord: ~Copyable {
 
     deinit {
         if let route = injection.load(ordering: .acquiring), !route.with({ $0.isShared }) { route.release() }
+        conversions.load(ordering: .acquiring)?.release()
     }
 }

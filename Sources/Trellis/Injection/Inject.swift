@@ -184,6 +184,13 @@ public struct Inject<Value> {
             case let .made(made):
                 field[as: Self.self].store(made.value(as: Value.self))
                 return true
+            case let .convertible(made):
+                let converted = ValueSlot.withTemporary(for: Value.self) { result -> Bool in
+                    guard request.convert(made, as: Value.self, into: result) else { return false }
+                    field[as: Self.self].store(result.move(as: Value.self))
+                    return true
+                }
+                if converted { return true }
             case .toMake:
                 field[as: Self.self].store(try ValueSlot.making(Value.self) { result throws(ContextError) in try request.makeTarget(into: result) })
                 return true

@@ -10,7 +10,13 @@ extension InjectRequest {
         let index = target.index
         guard index >= 0 else { return .missing }
         let routed = context.with { context -> RoutedField in
-            guard context.records[index].typeID == type, !context.records[index].isAsync else { return .lookUp }
+            guard !context.records[index].isAsync else { return .lookUp }
+            guard context.records[index].typeID == type else {
+                // Declared as another type: a made singleton is converted, anything else looked
+                // up by name (which makes and converts it).
+                guard let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
+                return .convertible(made)
+            }
             if context.records[index].scope == .prototype { return .toMake }
             guard let made = context.records[index].published.load(ordering: .acquiring) else {
                 // An async injection awaits a singleton being made rather than block for it.
@@ -25,6 +31,22 @@ extension InjectRequest {
 
     /// Whether a context of the injecting one's chain answers to the field's key `name`: from
     /// the route when there is one.
+    /// Writes the made singleton of the field's target, whose published value is `made`, into
+    /// `result` as a `T` (`DefinitionRecord.converted`); `false` when it is not a `T` here, for
+    /// the caller to look it up by name (which reports the mismatch).
+    @usableFromInline
+    func convert<T>(_ made: ValueSlot, as _: T.Type, into result: ValueSlot) -> Bool {
+        guard let target, let context = requester.context.with({ $0.openAncestor(target.levels) }) else { return false }
+        return context.with { context -> Bool in
+            do throws(NotConvertible) {
+                result.initialize(as: T.self, to: try context.records[target.index].converted(made, as: T.self))
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
     @usableFromInline
     func answers(_ name: String) -> Bool {
         if let target { return target.index >= 0 }

@@ -1,0 +1,80 @@
+/// A made singleton as a type other than its declared one (a protocol it adopts, a superclass,
+/// `AnyObject`), converted once and kept beside the singleton, so that a lookup or an `@Inject`
+/// property asking for that type again copies it out instead of casting: a dynamic cast to a
+/// protocol asks the runtime for the conformance and for the optional's metadata (about 1,200
+/// instructions, several times the lookup itself).
+///
+/// The conversions of a singleton are a list in its record (`DefinitionRecord.conversions`),
+/// pushed without a lock; each node is immutable once pushed. The record frees the list with the
+/// context, so a conversion holds the singleton exactly as long as the context does. A conversion
+/// through a conformance isolated to a global actor is never kept: the cast succeeds only on that
+/// actor, and a kept value would hand it out anywhere.
+final class Conversion: @unchecked Sendable {
+    // Safe: both fields are written in `init` and never again; the boxed value is only copied out.
+    let converted: ValueBox
+    let next: Conversion?
+
+    init(_ converted: ValueBox, next: Conversion?) {
+        self.converted = converted
+        self.next = next
+    }
+}
+
+/// A made singleton that is not of the type asked for here.
+struct NotConvertible: Error {}
+
+extension DefinitionRecord {
+    /// The made singleton, whose published value is `made`, as a `T`: a kept conversion copied,
+    /// else converted now (and kept, unless the conformance is isolated).
+    ///
+    /// Thread-safe: readers walk the list without a lock; two threads converting at once both
+    /// cast, and the one whose push loses drops its node. Returns the `T` itself, never a
+    /// `T?`: in this unspecialised code an optional of `T` would fetch its metadata on every
+    /// call (about 450 instructions).
+    ///
+    /// - Throws: `NotConvertible` when the singleton is not a `T` here.
+    func converted<T>(_ made: ValueSlot, as _: T.Type) throws(NotConvertible) -> T {
+        let wanted = ObjectIdentifier(T.self)
+        let head = conversions.load(ordering: .acquiring)
+        var node = head
+        while let current = node {
+            if current.with({ $0.converted.typeID == wanted }) {
+                return current.with { $0.converted.slot.value(as: T.self) }
+            }
+            node = current.with { $0.next.map(Unretained.init) }
+        }
+        return try convertFirst(made, as: T.self, after: head)
+    }
+
+    /// The first conversion of the singleton to `T`: cast, and kept when that is safe.
+    @inline(never)
+    private func convertFirst<T>(_ made: ValueSlot, as _: T.Type, after head: Unretained<Conversion>?) throws(NotConvertible) -> T {
+        let value = madeValue(made)
+        guard let typed = value as? T else { throw NotConvertible() }
+        if Self.mayKeep(value, as: T.self) {
+            let node = Unretained.retained(Conversion(ValueBox.holding(typed), next: head?.object))
+            if conversions.compareExchange(expected: head, desired: node, ordering: .acquiringAndReleasing).exchanged {
+                // The new node holds the old head now; the list's own count of it goes.
+                head?.release()
+            } else {
+                node.release()
+            }
+        }
+        return typed
+    }
+
+    /// The made singleton whose published value is `made`, as `Any`.
+    func madeValue(_ made: ValueSlot) -> Any {
+        func value<Declared>(_: Declared.Type) -> Any { made.value(as: Declared.self) }
+        return value(objectType)
+    }
+
+    /// Whether a conversion of `value` to `T` may be kept: to a class, `AnyObject` or `Any` (no
+    /// conformance), or through conformances known not to be isolated to a global actor (an
+    /// optional, or a type the runtime query does not read, is converted every time).
+    private static func mayKeep<T>(_ value: Any, as _: T.Type) -> Bool {
+        let wanted = ObjectIdentifier(T.self)
+        if T.self is AnyClass || wanted == ObjectIdentifier(AnyObject.self) || wanted == ObjectIdentifier(Any.self) { return true }
+        return Runtime.conformance(of: type(of: value), to: T.self, readingIsolation: true) == .usableHere
+    }
+}

@@ -1,0 +1,131 @@
+import Testing
+import TrellisTestSupport
+@testable import Trellis
+
+// A made singleton asked for as another type than its declared one (a protocol it adopts, a
+// superclass, `AnyObject`) is converted once and kept with it (Docs/DESIGN.md, "A singleton
+// asked for as a protocol"): the same object every time, from every path, and gone with its
+// context.
+
+private protocol Mailing: AnyObject { func send() }
+private protocol Auditing: AnyObject {}
+private protocol Pricing { var rate: Int { get } }
+private class Transport {}
+private final class SMTPMailer: Transport, Mailing, Auditing, @unchecked Sendable { func send() {} }
+private struct FlatPricing: Pricing { let rate: Int }
+
+private final class ConversionClient {
+    @Inject var mailer: any Mailing
+    @Inject("mailer") var audit: any Auditing
+    @Inject("mailer") var transport: Transport
+    @Inject var pricing: any Pricing
+}
+
+private struct ConversionFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("mailer") { SMTPMailer() }
+        createSingleton("pricing") { FlatPricing(rate: 7) }
+        createPrototype("client") { ConversionClient() }
+        createPrototype("sender") { r -> ConversionSender in ConversionSender(mailer: try r.object("mailer")) }
+    }
+}
+
+private final class ConversionSender {
+    let mailer: any Mailing
+    init(mailer: any Mailing) { self.mailer = mailer }
+}
+
+/// The declared singleton and its lookups as other types, blocking (in an async function Swift
+/// would pick the awaited forms).
+private func blockingConversions(_ context: ApplicationContext) throws -> (declared: SMTPMailer, asProtocol: [AnyObject], asOthers: [AnyObject]) {
+    let declared = try context.object("mailer", as: SMTPMailer.self)
+    let asProtocol: [AnyObject] = try (0..<3).map { _ in try context.object("mailer", as: (any Mailing).self) }
+    let asOthers: [AnyObject] = [try context.object("mailer", as: (any Auditing).self), try context.object("mailer", as: Transport.self), try context.object("mailer", as: AnyObject.self)]
+    return (declared, asProtocol, asOthers)
+}
+
+/// Whether both are the same object (a function: `#expect` on `===` of two `AnyObject`s crashes
+/// this compiler).
+private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first === second }
+
+@Suite struct ConversionTests {
+    @Test func aSingletonAskedForAsAnotherTypeIsTheDeclaredObjectEveryTime() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        let found = try blockingConversions(context)
+        let declared: AnyObject = found.declared
+        for object in found.asProtocol + found.asOthers { #expect(same(object, declared)) }
+        #expect((try context.object("pricing", as: (any Pricing).self)).rate == 7)
+        #expect((try context.object("pricing", as: (any Pricing).self)).rate == 7)
+    }
+
+    @Test func anAwaitedLookupAsAnotherTypeIsTheDeclaredObject() async throws {
+        let context = try await ApplicationContext(ConversionFactory())
+        let declared = try await context.object("mailer", as: SMTPMailer.self)
+        for _ in 0..<3 { #expect(same(try await context.object("mailer", as: (any Mailing).self), declared)) }
+        #expect(same(try await context.object("mailer", as: Transport.self), declared))
+        #expect((try await context.object("pricing", as: (any Pricing).self)).rate == 7)
+    }
+
+    @Test func injectedPropertiesAndClosureLookupsOfAnotherTypeAreTheDeclaredObject() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        let declared = try context.object("mailer", as: SMTPMailer.self)
+        for _ in 0..<3 {
+            let client = try context.object("client", as: ConversionClient.self)
+            #expect(same(client.mailer, declared))
+            #expect(same(client.audit, declared))
+            #expect(same(client.transport, declared))
+            #expect(client.pricing.rate == 7)
+            #expect(same(try context.object("sender", as: ConversionSender.self).mailer, declared))
+        }
+    }
+
+    @Test func aChildAsksForItsParentsSingletonAsAProtocol() throws {
+        let parent = try ApplicationContext(ConversionFactory())
+        let declared = try parent.object("mailer", as: SMTPMailer.self)
+        for _ in 0..<3 {
+            let child = try ApplicationContext(EmptyConversionFactory(), parent: parent)
+            #expect(same(try child.object("mailer", as: (any Mailing).self), declared))
+            #expect(same(try child.object("client", as: ConversionClient.self).mailer, declared))
+        }
+    }
+
+    @Test func aSingletonKeptAsAnotherTypeIsReleasedWithItsContext() throws {
+        weak var mailer: SMTPMailer?
+        weak var context: ApplicationContext?
+        do {
+            let made = try ApplicationContext(ConversionFactory())
+            _ = try blockingConversions(made)
+            _ = try made.object("client", as: ConversionClient.self)
+            mailer = try made.object("mailer", as: SMTPMailer.self)
+            context = made
+            try made.close()
+        }
+        #expect(context == nil)
+        #expect(mailer == nil)
+    }
+
+    @Test func threadsConvertingTheSameSingletonAtOnceGetTheSameObject() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        let declared = try context.object("mailer", as: SMTPMailer.self)
+        let mismatches = ConcurrencyCounter()
+        let finished = ConcurrencyThreads.run(8) { thread in
+            let asked: AnyObject? = thread % 2 == 0 ? try? context.object("mailer", as: (any Mailing).self) : try? context.object("mailer", as: (any Auditing).self)
+            if asked !== declared { mismatches.increment() }
+        }
+        #expect(finished)
+        #expect(mismatches.value == 0)
+        #expect(same(try context.object("mailer", as: (any Mailing).self), declared))
+    }
+
+    @Test func aSingletonThatIsNotOfTheAskedTypeIsStillAMismatch() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        _ = try context.object("pricing", as: FlatPricing.self)
+        #expect(throws: ContextError.self) { try context.object("pricing", as: (any Mailing).self) }
+        #expect(throws: ContextError.self) { try context.object("pricing", as: (any Mailing).self) }
+        #expect((try context.object("pricing", as: (any Pricing).self)).rate == 7)
+    }
+}
+
+private struct EmptyConversionFactory: ObjectFactory {
+    var definitions: Definitions {}
+}
