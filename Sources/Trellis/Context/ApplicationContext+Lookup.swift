@@ -49,7 +49,8 @@ extension ApplicationContext {
     enum Outcome {
         /// The made singleton, of the requested type, is in this slot.
         case made(ValueSlot)
-        /// A new object of the requested type was moved into the caller's memory.
+        /// The object, of the requested type, was written into the caller's memory: a new one, or a
+        /// made singleton's kept conversion (`DefinitionRecord.copyConversion`).
         case madeInto
         /// A made singleton declared with another type (identified): the caller converts it.
         case convertible(ValueSlot, ObjectIdentifier)
@@ -84,7 +85,8 @@ extension ApplicationContext {
             if let requester { try requester.noteLookup(of: self, index, levels: 0) }
             if let made = records[index].published.load(ordering: .acquiring) {
                 let declared = records[index].typeID
-                return declared == type ? .made(made) : .convertible(made, declared)
+                if declared == type { return .made(made) }
+                return records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
             }
             guard records[index].typeID == type else { return .needsConversion }
             return try Creation(of: index, in: self).make(into: result, from: requester)
@@ -107,14 +109,16 @@ extension ApplicationContext {
                 requester?.recordEdge(to: index, levels: levels)
                 guard let made = parent.records[index].published.load(ordering: .acquiring) else { return nil }
                 let declared = parent.records[index].typeID
-                return declared == type ? .made(made) : .convertible(made, declared)
+                if declared == type { return .made(made) }
+                return parent.records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
             }
             if let made { return made }
             let parent = context.object
             if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
             if let made = parent.records[index].published.load(ordering: .acquiring) {
                 let declared = parent.records[index].typeID
-                return declared == type ? .made(made) : .convertible(made, declared)
+                if declared == type { return .made(made) }
+                return parent.records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
             }
             guard parent.records[index].typeID == type else { return .needsConversion }
             return try Creation(of: index, in: parent).make(into: result, from: requester)

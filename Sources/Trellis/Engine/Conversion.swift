@@ -46,6 +46,31 @@ extension DefinitionRecord {
         return try convertFirst(made, as: T.self, after: head)
     }
 
+    /// Copies the made singleton's kept conversion to the type `type` identifies into `result`
+    /// (uninitialised memory for that type); `false` when there is none yet. Not generic: a
+    /// lookup's non-generic part answers a repeated conversion without the generic path's
+    /// second walk of the chain.
+    @inline(__always)
+    func copyConversion(to type: ObjectIdentifier, into result: ValueSlot) -> Bool {
+        // Inlined up to the empty list's check: a lookup as an optional of the declared type
+        // (converted by the caller, never kept) pays one load.
+        guard let head = conversions.load(ordering: .acquiring) else { return false }
+        return Self.copyConversion(from: head, to: type, into: result)
+    }
+
+    @inline(never)
+    private static func copyConversion(from head: Unretained<Conversion>, to type: ObjectIdentifier, into result: ValueSlot) -> Bool {
+        var node: Unretained<Conversion>? = head
+        while let current = node {
+            if current.with({ $0.converted.typeID == type }) {
+                current.with { $0.converted.copy(into: result) }
+                return true
+            }
+            node = current.with { $0.next.map(Unretained.init) }
+        }
+        return false
+    }
+
     /// The first conversion of the singleton to `T`: cast, and kept when that is safe.
     @inline(never)
     private func convertFirst<T>(_ made: ValueSlot, as _: T.Type, after head: Unretained<Conversion>?) throws(NotConvertible) -> T {
