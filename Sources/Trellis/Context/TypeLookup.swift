@@ -167,8 +167,12 @@ struct TypeLookup<T> {
         context.ancestor(position.levels).with { context -> T? in
             guard let made = context.records[position.index].published.load(ordering: .acquiring) else { return nil }
             if context.records[position.index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
-            func cast<Object>(_: Object.Type) -> T? { made[as: Object.self] as? T }
-            return cast(context.records[position.index].objectType)
+            // As a protocol, say: converted once and kept with the singleton (`Conversion`).
+            do throws(NotConvertible) {
+                return try context.records[position.index].converted(made, as: T.self)
+            } catch {
+                return nil
+            }
         }
     }
 
