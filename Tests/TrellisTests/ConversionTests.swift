@@ -79,6 +79,18 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         }
     }
 
+    @Test func aLookupByTypeAsAProtocolFindsTheDeclaredObjectEveryTime() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        let declared = try context.object("mailer", as: SMTPMailer.self)
+        _ = try context.object("pricing", as: FlatPricing.self)
+        for _ in 0..<3 {
+            let found = try context.objects(of: (any Mailing).self)
+            #expect(found.count == 1)
+            #expect(same(found.first, declared))
+            #expect(same(try context.object(of: (any Auditing).self), declared))
+        }
+    }
+
     @Test func aChildAsksForItsParentsSingletonAsAProtocol() throws {
         let parent = try ApplicationContext(ConversionFactory())
         let declared = try parent.object("mailer", as: SMTPMailer.self)
