@@ -34,14 +34,9 @@ extension DefinitionRecord {
     ///
     /// - Throws: `NotConvertible` when the singleton is not a `T` here.
     func converted<T>(_ made: ValueSlot, as _: T.Type) throws(NotConvertible) -> T {
-        let wanted = ObjectIdentifier(T.self)
         let head = conversions.load(ordering: .acquiring)
-        var node = head
-        while let current = node {
-            if current.with({ $0.converted.typeID == wanted }) {
-                return current.with { $0.converted.slot.value(as: T.self) }
-            }
-            node = current.with { $0.next.map(Unretained.init) }
+        if let kept = Self.conversion(to: ObjectIdentifier(T.self), from: head) {
+            return kept.with { $0.converted.slot.value(as: T.self) }
         }
         return try convertFirst(made, as: T.self, after: head)
     }
@@ -60,15 +55,20 @@ extension DefinitionRecord {
 
     @inline(never)
     private static func copyConversion(from head: Unretained<Conversion>, to type: ObjectIdentifier, into result: ValueSlot) -> Bool {
-        var node: Unretained<Conversion>? = head
+        guard let kept = conversion(to: type, from: head) else { return false }
+        kept.with { $0.converted.copy(into: result) }
+        return true
+    }
+
+    /// The kept conversion to the type `type` identifies, in the list from `head`.
+    @inline(__always)
+    private static func conversion(to type: ObjectIdentifier, from head: Unretained<Conversion>?) -> Unretained<Conversion>? {
+        var node = head
         while let current = node {
-            if current.with({ $0.converted.typeID == type }) {
-                current.with { $0.converted.copy(into: result) }
-                return true
-            }
+            if current.with({ $0.converted.typeID == type }) { return current }
             node = current.with { $0.next.map(Unretained.init) }
         }
-        return false
+        return nil
     }
 
     /// The first conversion of the singleton to `T`: cast, and kept when that is safe.
