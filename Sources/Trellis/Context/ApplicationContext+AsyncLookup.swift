@@ -79,7 +79,7 @@ extension ApplicationContext {
             do throws(NotConvertible) {
                 return try records[index].converted(made, as: T.self)
             } catch {
-                throw mismatch(index, records[index].madeValue(made), as: T.self, from: requester)
+                throw mismatch(index, records[index].madeValue(made), as: T.self) { (requester?.path ?? []) + [$0] }
             }
         }
         let value: Any
@@ -95,13 +95,7 @@ extension ApplicationContext {
             value = made.anyValue
         }
         if let typed = value as? T { return typed }
-        throw mismatch(index, value, as: T.self, from: requester)
+        throw mismatch(index, value, as: T.self) { (requester?.path ?? []) + [$0] }
     }
 
-    /// The error of an async lookup of definition `index` as a `T` that `value`, its object, is
-    /// not.
-    private func mismatch<T>(_ index: Int, _ value: Any, as _: T.Type, from requester: AsyncRequester?) -> ContextError {
-        let key = table.keys[index]
-        return .mismatch(key, value, as: T.self, path: (requester?.path ?? []) + [key])
-    }
 }

@@ -161,7 +161,7 @@ extension ApplicationContext {
         do throws(NotConvertible) {
             return try records[index].converted(made, as: T.self)
         } catch {
-            throw mismatch(index, records[index].madeValue(made), as: T.self, from: requester)
+            throw mismatch(index, records[index].madeValue(made), as: T.self) { Resolution.path(of: requester, appending: $0) }
         }
     }
 
@@ -175,13 +175,14 @@ extension ApplicationContext {
         }
         let value = try Creation(of: index, in: self).makeAny(from: requester)
         if let typed = value as? T { return typed }
-        throw mismatch(index, value, as: T.self, from: requester)
+        throw mismatch(index, value, as: T.self) { Resolution.path(of: requester, appending: $0) }
     }
 
-    /// The error of a lookup of definition `index` as a `T` that `value`, its object, is not.
-    func mismatch<T>(_ index: Int, _ value: Any, as _: T.Type, from requester: Requester?) -> ContextError {
+    /// The error of a lookup of definition `index` as a `T` that `value`, its object, is not;
+    /// `path` gives the lookup's path to the definition's key.
+    func mismatch<T>(_ index: Int, _ value: Any, as _: T.Type, path: (String) -> [String]) -> ContextError {
         let key = table.keys[index]
-        return .mismatch(key, value, as: T.self, path: Resolution.path(of: requester, appending: key))
+        return .mismatch(key, value, as: T.self, path: path(key))
     }
 
     /// The error of a lookup of `name` on this context after `close()` began.
