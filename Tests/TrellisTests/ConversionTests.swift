@@ -13,8 +13,10 @@ private protocol Pricing { var rate: Int { get } }
 private class Transport {}
 private final class SMTPMailer: Transport, Mailing, Auditing, @unchecked Sendable { func send() {} }
 private struct FlatPricing: Pricing { let rate: Int }
+private final class DraftMailer: Mailing { func send() {} }
 
 private final class ConversionClient {
+    @Inject("draft") var draft: any Mailing
     @Inject var mailer: any Mailing
     @Inject("mailer") var audit: any Auditing
     @Inject("mailer") var transport: Transport
@@ -26,8 +28,15 @@ private struct ConversionFactory: ObjectFactory {
         createSingleton("mailer") { SMTPMailer() }
         createSingleton("pricing") { FlatPricing(rate: 7) }
         createPrototype("client") { ConversionClient() }
+        createPrototype("draft") { DraftMailer() }
+        createPrototype("wrongDraft") { FlatPricing(rate: 1) }
+        createPrototype("wrongClient") { WrongConversionClient() }
         createPrototype("sender") { r -> ConversionSender in ConversionSender(mailer: try r.object("mailer")) }
     }
+}
+
+private final class WrongConversionClient {
+    @Inject("wrongDraft") var draft: any Mailing
 }
 
 private final class ConversionSender {
@@ -79,15 +88,39 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         }
     }
 
+    @Test func aPrototypeInjectedAsAProtocolIsANewObjectEachTime() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        let first = try context.object("client", as: ConversionClient.self)
+        let second = try context.object("client", as: ConversionClient.self)
+        #expect(first.draft is DraftMailer)
+        #expect(!same(first.draft, second.draft))
+    }
+
+    @Test func aPrototypeInjectedAsAProtocolItDoesNotAdoptIsATypeMismatchNamingItsKey() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        do {
+            _ = try context.object("wrongClient", as: WrongConversionClient.self)
+            Issue.record("no error")
+        } catch {
+            guard case let .typeMismatch(key, expected, _, path) = error else {
+                Issue.record("expected typeMismatch, got \(error)")
+                return
+            }
+            #expect(key == "wrongDraft")
+            #expect(expected.contains("Mailing"))
+            #expect(path == ["wrongClient", "wrongDraft"])
+        }
+    }
+
     @Test func aLookupByTypeAsAProtocolFindsTheDeclaredObjectEveryTime() throws {
         let context = try ApplicationContext(ConversionFactory())
         let declared = try context.object("mailer", as: SMTPMailer.self)
         _ = try context.object("pricing", as: FlatPricing.self)
         for _ in 0..<3 {
-            let found = try context.objects(of: (any Mailing).self)
+            let found = try context.objects(of: (any Auditing).self)
             #expect(found.count == 1)
             #expect(same(found.first, declared))
-            #expect(same(try context.object(of: (any Auditing).self), declared))
+            #expect(same(try context.object(of: Transport.self), declared))
         }
     }
 

@@ -12,10 +12,11 @@ extension InjectRequest {
         let routed = context.with { context -> RoutedField in
             guard !context.records[index].isAsync else { return .lookUp }
             guard context.records[index].typeID == type else {
-                // Declared as another type: a made singleton is converted, anything else looked
-                // up by name (which makes and converts it).
-                guard let made = context.records[index].published.load(ordering: .acquiring) else { return .lookUp }
-                return .convertible(made)
+                // Declared as another type: a made singleton is converted; a prototype, or (in a
+                // synchronous injection) a singleton not made yet, is made as `Any` for the
+                // field's code to cast.
+                if let made = context.records[index].published.load(ordering: .acquiring) { return .convertible(made) }
+                return context.records[index].scope == .prototype || !isAsync ? .toMakeAny : .lookUp
             }
             if context.records[index].scope == .prototype { return .toMake }
             guard let made = context.records[index].published.load(ordering: .acquiring) else {
@@ -75,5 +76,35 @@ extension InjectRequest {
                 }
             }
         }
+    }
+
+    /// Makes the object the route names for this field (after `routed` said `.toMakeAny`: it is
+    /// declared as another type than the field's), as `Any`, for the field's own code to cast.
+    @usableFromInline
+    func makeTargetAny() throws(ContextError) -> Any {
+        let target = target!
+        let requester = requester
+        let found = requester.context.with { $0.ancestor(target.levels) }
+        // As `makeTarget`, kept apart from it: sharing one body through a closure cost the
+        // prototype's hot path about 130 instructions.
+        return try found.with { context throws(ContextError) -> Any in
+            guard !isAsync else { return try Creation(of: target.index, in: context).makeAny(from: requester) }
+            return try requester.resolution.with { resolution throws(ContextError) -> Any in
+                guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
+                    return try Creation(of: target.index, in: context).makeAny(from: requester)
+                }
+                return try thread.with { thread throws(ContextError) -> Any in
+                    try Creation(of: target.index, in: context).makeAny(in: resolution, on: thread)
+                }
+            }
+        }
+    }
+
+    /// The error of a field whose target, made as `Any`, is not a `T` (the field's type).
+    @usableFromInline
+    func targetMismatch<T>(_ value: Any, as _: T.Type) -> ContextError {
+        let target = target!
+        let key = requester.context.with { $0.ancestor(target.levels).with { $0.table.keys[target.index] } }
+        return typeMismatch(key, expected: T.self, actual: value)
     }
 }

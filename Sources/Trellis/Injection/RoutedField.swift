@@ -10,6 +10,9 @@ enum RoutedField {
     /// synchronous singleton not made yet: `makeTarget(into:)` makes it without looking its key
     /// up again.
     case toMake
+    /// As `toMake`, for a definition declared as another type than the field's:
+    /// `makeTargetAny()` makes it as `Any`, and the field's code casts it.
+    case toMakeAny
     /// No context answers to the key.
     case missing
     /// Look it up by name.
