@@ -76,11 +76,7 @@ extension ApplicationContext {
     func resolveAsync<T>(_ index: Int, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
         if let made = records[index].published.load(ordering: .acquiring) {
             if records[index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
-            do throws(NotConvertible) {
-                return try records[index].converted(made, as: T.self)
-            } catch {
-                throw mismatch(index, records[index].madeValue(made), as: T.self) { (requester?.path ?? []) + [$0] }
-            }
+            return try converted(index, made, as: T.self) { (requester?.path ?? []) + [$0] }
         }
         let value: Any
         if records[index].scope == .prototype {
@@ -97,5 +93,4 @@ extension ApplicationContext {
         if let typed = value as? T { return typed }
         throw mismatch(index, value, as: T.self) { (requester?.path ?? []) + [$0] }
     }
-
 }

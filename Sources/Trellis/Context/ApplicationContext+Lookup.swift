@@ -150,18 +150,19 @@ extension ApplicationContext {
     func resolve<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         if let made = records[index].published.load(ordering: .acquiring) {
             if records[index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
-            return try converted(index, made, as: T.self, from: requester)
+            return try converted(index, made, as: T.self) { Resolution.path(of: requester, appending: $0) }
         }
         return try resolveUnmade(index, as: T.self, from: requester)
     }
 
     /// The made singleton of definition `index`, whose published value is `made`, as a `T`
     /// other than its declared type: converted once and kept (`DefinitionRecord.converted`).
-    func converted<T>(_ index: Int, _ made: ValueSlot, as _: T.Type, from requester: Requester?) throws(ContextError) -> T {
+    /// `path` gives the lookup's path to the definition's key, for the mismatch.
+    func converted<T>(_ index: Int, _ made: ValueSlot, as _: T.Type, path: (String) -> [String]) throws(ContextError) -> T {
         do throws(NotConvertible) {
             return try records[index].converted(made, as: T.self)
         } catch {
-            throw mismatch(index, records[index].madeValue(made), as: T.self) { Resolution.path(of: requester, appending: $0) }
+            throw mismatch(index, records[index].madeValue(made), as: T.self, path: path)
         }
     }
 

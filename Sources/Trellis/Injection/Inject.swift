@@ -184,9 +184,9 @@ public struct Inject<Value> {
             case let .made(made):
                 field[as: Self.self].store(made.value(as: Value.self))
                 return true
-            case let .convertible(made):
+            case let .convertible(made, context):
                 let converted = ValueSlot.withTemporary(for: Value.self) { result -> Bool in
-                    guard request.convert(made, as: Value.self, into: result) else { return false }
+                    guard request.convert(made, in: context, as: Value.self, into: result) else { return false }
                     field[as: Self.self].store(result.move(as: Value.self))
                     return true
                 }

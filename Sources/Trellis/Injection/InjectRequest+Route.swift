@@ -15,7 +15,7 @@ extension InjectRequest {
                 // Declared as another type: a made singleton is converted; a prototype, or (in a
                 // synchronous injection) a singleton not made yet, is made as `Any` for the
                 // field's code to cast.
-                if let made = context.records[index].published.load(ordering: .acquiring) { return .convertible(made) }
+                if let made = context.records[index].published.load(ordering: .acquiring) { return .convertible(made, Unretained(context)) }
                 return context.records[index].scope == .prototype || !isAsync ? .toMakeAny : .lookUp
             }
             if context.records[index].scope == .prototype { return .toMake }
@@ -30,17 +30,16 @@ extension InjectRequest {
         return routed
     }
 
-    /// Whether a context of the injecting one's chain answers to the field's key `name`: from
-    /// the route when there is one.
-    /// Writes the made singleton of the field's target, whose published value is `made`, into
-    /// `result` as a `T` (`DefinitionRecord.converted`); `false` when it is not a `T` here, for
-    /// the caller to look it up by name (which reports the mismatch).
+    /// Writes the made singleton of the field's target, whose published value is `made` in
+    /// `context` (both as `routed` found them), into `result` as a `T`
+    /// (`DefinitionRecord.converted`); `false` when it is not a `T` here, for the caller to look
+    /// it up by name (which reports the mismatch).
     @usableFromInline
-    func convert<T>(_ made: ValueSlot, as _: T.Type, into result: ValueSlot) -> Bool {
-        guard let target, let context = requester.context.with({ $0.openAncestor(target.levels) }) else { return false }
+    func convert<T>(_ made: ValueSlot, in context: Unretained<ApplicationContext>, as _: T.Type, into result: ValueSlot) -> Bool {
+        let index = target!.index
         return context.with { context -> Bool in
             do throws(NotConvertible) {
-                result.initialize(as: T.self, to: try context.records[target.index].converted(made, as: T.self))
+                result.initialize(as: T.self, to: try context.records[index].converted(made, as: T.self))
                 return true
             } catch {
                 return false
@@ -48,6 +47,8 @@ extension InjectRequest {
         }
     }
 
+    /// Whether a context of the injecting one's chain answers to the field's key `name`: from
+    /// the route when there is one.
     @usableFromInline
     func answers(_ name: String) -> Bool {
         if let target { return target.index >= 0 }

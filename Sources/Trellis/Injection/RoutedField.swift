@@ -4,8 +4,9 @@ enum RoutedField {
     /// The made singleton, declared as the field's type, is in this slot.
     case made(ValueSlot)
     /// A made singleton declared as another type (the field's type is a protocol it adopts, say),
-    /// whose published value is in the slot: `InjectRequest.convert(_:as:into:)` converts it.
-    case convertible(ValueSlot)
+    /// whose published value is in the slot, in the context given (the target's, which the
+    /// injecting context keeps alive): `InjectRequest.convert(_:in:as:into:)` converts it.
+    case convertible(ValueSlot, Unretained<ApplicationContext>)
     /// A synchronous prototype declared as the field's type, or (in a synchronous injection) a
     /// synchronous singleton not made yet: `makeTarget(into:)` makes it without looking its key
     /// up again.
