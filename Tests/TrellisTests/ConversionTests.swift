@@ -32,8 +32,24 @@ private struct ConversionFactory: ObjectFactory {
         createPrototype("wrongDraft") { FlatPricing(rate: 1) }
         createPrototype("wrongClient") { WrongConversionClient() }
         createPrototype("sender") { r -> ConversionSender in ConversionSender(mailer: try r.object("mailer")) }
+        createPrototype("queued") { QueuedMailer() }
+        createPrototype("flatDraft") { FlatPricing(rate: 3) }
     }
 }
+
+private struct BrokenDraftFactory: ObjectFactory {
+    var definitions: Definitions {
+        createPrototype("brokenDraft") { () throws -> DraftMailer in throw DraftFailure() }
+    }
+}
+
+/// A prototype with a property of its own, asked for as a protocol.
+private final class QueuedMailer: Mailing {
+    @Inject var mailer: any Mailing
+    func send() {}
+}
+
+private struct DraftFailure: Error {}
 
 private final class WrongConversionClient {
     @Inject("wrongDraft") var draft: any Mailing
@@ -94,6 +110,42 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         let second = try context.object("client", as: ConversionClient.self)
         #expect(first.draft is DraftMailer)
         #expect(!same(first.draft, second.draft))
+    }
+
+    @Test func aClassPrototypeAskedForAsAProtocolIsMadeAndInjectedByEveryPath() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        let declared = try context.object("mailer", as: SMTPMailer.self)
+        let asked = try context.object("queued", as: (any Mailing).self)
+        let again = try context.object("queued", as: (any Mailing).self)
+        let object: AnyObject = try context.object("queued", as: AnyObject.self)
+        let queued = try #require(asked as? QueuedMailer)
+        #expect(same(queued.mailer, declared))
+        #expect(!same(asked, again))
+        #expect(object is QueuedMailer)
+    }
+
+    @Test func aStructPrototypeAskedForAsAProtocolIsMade() throws {
+        let context = try ApplicationContext(ConversionFactory())
+        #expect(try context.object("flatDraft", as: (any Pricing).self).rate == 3)
+        #expect((try context.object("flatDraft", as: Any.self) as? FlatPricing)?.rate == 3)
+    }
+
+    @Test func aClassPrototypeThatThrowsWhenAskedForAsAProtocolFailsNamingItsKey() throws {
+        let context = try ApplicationContext(BrokenDraftFactory())
+        for _ in 0..<2 {
+            do {
+                _ = try context.object("brokenDraft", as: (any Mailing).self)
+                Issue.record("no error")
+            } catch {
+                guard case let .creationFailed(key, path, underlying) = error else {
+                    Issue.record("expected creationFailed, got \(error)")
+                    return
+                }
+                #expect(key == "brokenDraft")
+                #expect(path == ["brokenDraft"])
+                #expect(underlying is DraftFailure)
+            }
+        }
     }
 
     @Test func aPrototypeInjectedAsAProtocolItDoesNotAdoptIsATypeMismatchNamingItsKey() throws {
