@@ -186,6 +186,31 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         }
     }
 
+    @Test func aChildsLookupsOfItsParentsUnmadeObjectsAsAProtocolMakeThemThere() throws {
+        let parent = try ApplicationContext(ConversionFactory())
+        let child = try ApplicationContext(ChildConversionFactory(), parent: parent)
+        let forwarder = try child.object("forwarder", as: ConversionForwarder.self)
+        #expect(forwarder.queued is QueuedMailer)
+        #expect(same(forwarder.mailer, try parent.object("mailer", as: SMTPMailer.self)))
+        #expect(!same(forwarder.queued, try child.object("forwarder", as: ConversionForwarder.self).queued))
+    }
+
+    @Test func aMissingNameAskedForAsAProtocolIsNoSuchObjectWithItsPath() throws {
+        let parent = try ApplicationContext(ConversionFactory())
+        let child = try ApplicationContext(ChildConversionFactory(), parent: parent)
+        do {
+            _ = try child.object("lost", as: ConversionForwarder.self)
+            Issue.record("no error")
+        } catch {
+            guard case let .noSuchObject(key, _, path) = error else {
+                Issue.record("expected noSuchObject, got \(error)")
+                return
+            }
+            #expect(key == "nowhere")
+            #expect(path == ["lost", "nowhere"])
+        }
+    }
+
     @Test func aSingletonKeptAsAnotherTypeIsReleasedWithItsContext() throws {
         weak var mailer: SMTPMailer?
         weak var context: ApplicationContext?
@@ -221,6 +246,20 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         #expect(throws: ContextError.self) { try context.object("pricing", as: (any Mailing).self) }
         #expect((try context.object("pricing", as: (any Pricing).self)).rate == 7)
     }
+}
+
+/// A child whose closures ask for its parent's objects, not made yet, as protocols.
+private struct ChildConversionFactory: ObjectFactory {
+    var definitions: Definitions {
+        createPrototype("forwarder") { r in ConversionForwarder(queued: try r.object("queued"), mailer: try r.object("mailer")) }
+        createPrototype("lost") { r in ConversionForwarder(queued: try r.object("nowhere"), mailer: try r.object("mailer")) }
+    }
+}
+
+private final class ConversionForwarder {
+    let queued: any Mailing
+    let mailer: any Mailing
+    init(queued: any Mailing, mailer: any Mailing) { self.queued = queued; self.mailer = mailer }
 }
 
 private struct EmptyConversionFactory: ObjectFactory {

@@ -49,7 +49,7 @@ extension ApplicationContext {
         case let .found(context, index, levels):
             requester?.recordEdge(to: index, levels: levels)
             return context.with { context in
-                guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion }
+                guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion(Unretained(context), index: index) }
                 let declared = context.records[index].typeID
                 return declared == type ? .made(made) : .convertible(made, declared)
             }

@@ -19,7 +19,8 @@ extension ApplicationContext {
         // Inlined so the caller's specialisation copies a made singleton straight out of the
         // cache, and has a prototype made straight into its own stack memory.
         try ValueSlot.making(T.self) { result throws(ContextError) in
-            switch try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: nil) {
+            let outcome = try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: nil)
+            switch outcome {
             case let .made(made): result.initialize(as: T.self, to: made.value(as: T.self))
             case .madeInto: break
             case let .convertible(made, declared):
@@ -28,7 +29,7 @@ extension ApplicationContext {
                     break
                 }
                 result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
-            case .needsConversion, .notFound: result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
+            case .needsConversion, .notFound: result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil, after: outcome))
             }
         }
     }
@@ -54,8 +55,10 @@ extension ApplicationContext {
         case madeInto
         /// A made singleton declared with another type (identified): the caller converts it.
         case convertible(ValueSlot, ObjectIdentifier)
-        /// An object declared with another type, not made: the generic path makes and converts it.
-        case needsConversion
+        /// An object declared with another type, not made, of definition `index` of the context
+        /// given (this one or a parent, which it keeps alive), its lookup noted:
+        /// `_object(named:as:from:after:)` makes and converts it without walking the chain again.
+        case needsConversion(Unretained<ApplicationContext>, index: Int)
         /// No context in the chain answers to the name.
         case notFound
     }
@@ -88,7 +91,7 @@ extension ApplicationContext {
                 if declared == type { return .made(made) }
                 return records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
             }
-            guard records[index].typeID == type else { return .needsConversion }
+            guard records[index].typeID == type else { return .needsConversion(Unretained(self), index: index) }
             return try Creation(of: index, in: self).make(into: result, from: requester)
         }
         return try _objectInParents(named: name, hash: hash, type: type, into: result, from: requester)
@@ -120,7 +123,7 @@ extension ApplicationContext {
                 if declared == type { return .made(made) }
                 return parent.records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
             }
-            guard parent.records[index].typeID == type else { return .needsConversion }
+            guard parent.records[index].typeID == type else { return .needsConversion(context, index: index) }
             return try Creation(of: index, in: parent).make(into: result, from: requester)
         }
     }
@@ -134,6 +137,19 @@ extension ApplicationContext {
 
     /// The definition answering to `key` in this context or the nearest parent, closed or not,
     /// and how many parents up.
+    /// The object named `name` as a `T`, after `_object(named:type:into:from:)` answered
+    /// `outcome` (anything but a made object): a definition it found but left to the generic
+    /// path (`.needsConversion`) is made and converted without walking the chain again, its
+    /// lookup already noted; otherwise the name is looked up again, and a missing one throws.
+    /// Kept out of line: the inlined callers pass the outcome on.
+    @usableFromInline
+    func _object<T>(named name: String, as type: T.Type, from requester: Requester?, after outcome: Outcome) throws(ContextError) -> T {
+        if case let .needsConversion(found, index) = outcome {
+            return try found.with { context throws(ContextError) -> T in try context.resolve(index, as: T.self, from: requester) }
+        }
+        return try _object(named: name, as: T.self, from: requester)
+    }
+
     func definition(answering key: LookupKey) -> (context: ApplicationContext, index: Int, levels: Int)? {
         guard case let .found(context, index, levels) = walk(to: key, passingClosed: true) else { return nil }
         return (context.object, index, levels)

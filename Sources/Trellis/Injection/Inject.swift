@@ -244,11 +244,12 @@ public struct Inject<Value> {
             }
         }
         let found = try ValueSlot.withTemporary(for: Value.self) { result throws(ContextError) -> Bool in
-            switch try context._object(named: key, type: ObjectIdentifier(Value.self), into: result, from: request.requester) {
+            let outcome = try context._object(named: key, type: ObjectIdentifier(Value.self), into: result, from: request.requester)
+            switch outcome {
             case let .made(made): field[as: Self.self].store(made.value(as: Value.self))
             case .madeInto: field[as: Self.self].store(result.move(as: Value.self))
             case .notFound: return false
-            case .convertible, .needsConversion: field[as: Self.self].store(try context._object(named: key, as: Value.self, from: request.requester))
+            case .convertible, .needsConversion: field[as: Self.self].store(try context._object(named: key, as: Value.self, from: request.requester, after: outcome))
             }
             return true
         }
