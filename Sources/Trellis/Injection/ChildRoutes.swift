@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The injection routes of a context's children, kept by the parent: one per object type and
 /// child name table.
 ///
@@ -8,7 +10,7 @@
 /// holds the name table it was found with (so the table's identity cannot be reused while the
 /// entry lives), and the whole store lives and dies with the parent that holds it.
 final class ChildRoutes: @unchecked Sendable {
-    // Safe: `entries` is only read or written with `lock` held.
+    // Safe: `entries` is only read or written with `lock` held; the templates are atomics.
     private struct Entry {
         let plan: ObjectIdentifier
         let names: NameTable
@@ -22,10 +24,51 @@ final class ChildRoutes: @unchecked Sendable {
     private let lock = Lock.make()
     @exclusivity(unchecked) private var entries: [Entry] = []
 
-    deinit { lock.destroy() }
+    /// The route templates of the children, one per name table (`RouteTemplate`): at most
+    /// `capacity`, appended under `lock`, never dropped before the parent, and read without the
+    /// lock (a slot is published before the count that covers it).
+    // Safe: allocated in init, freed in deinit; every slot is an atomic.
+    nonisolated(unsafe) private let templates: HeapBuffer<Atomic<Unretained<RouteTemplate>?>>
+    private let templateCount = Atomic<Int>(0)
 
-    /// The route for objects of `plan`'s type injected in a child with `names`, retained for
-    /// the caller; `make` finds it the first time (outside the lock: it reads only names).
+    init() {
+        templates = HeapBuffer(count: Self.capacity)
+        for slot in 0..<Self.capacity { templates.initialize(slot, to: Atomic(nil)) }
+    }
+
+    deinit {
+        for slot in 0..<Self.capacity {
+            templates[slot].load(ordering: .acquiring)?.release()
+            _ = templates.move(slot)
+        }
+        templates.deallocate()
+        lock.destroy()
+    }
+
+    /// The template of children named by `names`, if one is kept; `nil` otherwise. Lock-free.
+    /// At +0: the parent keeps it.
+    func template(for names: NameTable) -> Unretained<RouteTemplate>? {
+        for slot in 0..<templateCount.load(ordering: .acquiring) {
+            if let kept = templates[slot].load(ordering: .acquiring), kept.with({ $0.names === names }) { return kept }
+        }
+        return nil
+    }
+
+    /// The template of children named by `names`, made if none is kept yet; `nil` once
+    /// `capacity` templates are kept (names that differ per child learn nothing).
+    func learningTemplate(for names: NameTable) -> Unretained<RouteTemplate>? {
+        if let kept = template(for: names) { return kept }
+        return lock.withLock { () -> Unretained<RouteTemplate>? in
+            if let kept = template(for: names) { return kept }
+            let count = templateCount.load(ordering: .relaxed)
+            guard count < Self.capacity else { return nil }
+            let made = Unretained.retained(RouteTemplate(names: names, count: names.keys.count))
+            templates[count].store(made, ordering: .releasing)
+            templateCount.store(count + 1, ordering: .releasing)
+            return made
+        }
+    }
+
     func route(for plan: InjectionPlan, names: NameTable, make: () -> InjectionRoute) -> Unretained<InjectionRoute> {
         let id = ObjectIdentifier(plan)
         if let kept = find(id, names) { return kept }

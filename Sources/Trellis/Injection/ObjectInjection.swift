@@ -307,11 +307,13 @@ struct ObjectInjection: BitwiseCopyable {
     private static func planAndRoute<T>(for made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, of context: ApplicationContext) -> (InjectionPlan, InjectionRoute?) {
         let typeID = dynamicTypeID(of: made, as: T.self, isClass: isClass)
         if let route = route(index, of: context, for: typeID) { return (route.plan, route) }
+        if let route = context.siblingRoute(at: index, for: typeID) { return (route.plan, route) }
         let plan = InjectionPlan.of(dynamicType(of: made, as: T.self, isClass: isClass))
         guard context.records[index].injection.load(ordering: .acquiring) == nil else { return (plan, nil) }
         guard let location = location(of: made, as: T.self, isClass: isClass, plan) else { return (plan, nil) }
         let made = withExtendedLifetime(location.object) { InjectionRoute.make(plan, for: context, object: location.fields) }
         if context.records[index].injection.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing).exchanged {
+            context.teach(made, at: index)
             return (plan, made.object)
         }
         if !made.with({ $0.isShared }) { made.release() }

@@ -33,6 +33,10 @@ struct Unretained<Object: AnyObject>: BitwiseCopyable {
     @inline(__always)
     static func retained(_ object: Object) -> Unretained { Unretained(rawValue: .passRetained(object)) }
 
+    /// One more retain of the object, for another holder who gives it back with `release()`.
+    @inline(__always)
+    func retainedAgain() -> Unretained { Unretained(rawValue: rawValue.retain()) }
+
     /// Gives back a retain taken by `retained(_:)`; the object may be freed.
     @inline(__always)
     func release() { rawValue.release() }
