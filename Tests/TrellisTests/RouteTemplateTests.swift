@@ -93,6 +93,18 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         #expect(try plain.object("handler", as: AnyObject.self) is TemplateHandler)
     }
 
+    @Test func productionChildrenAfterAnOverridingFirstChildInjectTheirOwnObjects() throws {
+        let app = try ApplicationContext(TemplateAppFactory())
+        let doubled = try ApplicationContext(TemplateRequestFactory(), overriding: TemplateDoubles(), parent: app)
+        #expect(try doubled.object("handler", as: AnyObject.self) is TemplateAuditor)
+        for _ in 0..<2 {
+            let plain = try ApplicationContext(TemplateRequestFactory(), parent: app)
+            let handler = try #require(try plain.object("handler", as: AnyObject.self) as? TemplateHandler)
+            #expect(same(handler.user, try plain.object("user", as: TemplateUser.self)))
+            #expect(same(handler.clock, try app.object("clock", as: TemplateClock.self)))
+        }
+    }
+
     @Test func theRoutesChildrenTaughtKeepNoContextOrObjectAlive() throws {
         let refs = TemplateRefs()
         try {

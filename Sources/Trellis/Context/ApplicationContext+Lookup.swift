@@ -135,8 +135,6 @@ extension ApplicationContext {
         return try found.context.resolve(found.index, as: T.self, from: requester)
     }
 
-    /// The definition answering to `key` in this context or the nearest parent, closed or not,
-    /// and how many parents up.
     /// The object named `name` as a `T`, after `_object(named:type:into:from:)` answered
     /// `outcome` (anything but a made object): a definition it found but left to the generic
     /// path (`.needsConversion`) is made and converted without walking the chain again, its
@@ -150,6 +148,8 @@ extension ApplicationContext {
         return try _object(named: name, as: T.self, from: requester)
     }
 
+    /// The definition answering to `key` in this context or the nearest parent, closed or not,
+    /// and how many parents up.
     func definition(answering key: LookupKey) -> (context: ApplicationContext, index: Int, levels: Int)? {
         guard case let .found(context, index, levels) = walk(to: key, passingClosed: true) else { return nil }
         return (context.object, index, levels)

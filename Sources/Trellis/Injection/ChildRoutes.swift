@@ -69,6 +69,8 @@ final class ChildRoutes: @unchecked Sendable {
         }
     }
 
+    /// The route for objects of `plan`'s type injected in a child with `names`, retained for
+    /// the caller; `make` finds it the first time (outside the lock: it reads only names).
     func route(for plan: InjectionPlan, names: NameTable, make: () -> InjectionRoute) -> Unretained<InjectionRoute> {
         let id = ObjectIdentifier(plan)
         if let kept = find(id, names) { return kept }
