@@ -8,7 +8,8 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct child request bytype description10000 allocations asyncSingleton asyncStart
+//         concurrent-distinct child request request-protocols bytype description10000 allocations
+//         asyncSingleton asyncStart
 //         injection-default screen] [soak]
 //
 // Measures, in one process and interleaved round by round, Trellis (`project`) against a
@@ -24,7 +25,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "request", "bytype",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "request", "request-protocols", "bytype",
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -60,6 +61,7 @@ if wants("concurrent") { concurrentLookups(report) }
 if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
 if wants("child") { childRequests(report) }
 if wants("request") { requests(report) }
+if wants("request-protocols") { protocolRequests(report) }
 if wants("bytype") { byTypeLookup(report) }
 if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
@@ -85,6 +87,8 @@ report.ratio("concurrent-distinct", "project/1thread", ("concurrent-distinct", "
 report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", "baseline"), ("concurrent-distinct", "baseline-1thread"))
 report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"))
 report.ratio("request", "project/direct", ("request", "project"), ("request", "direct"))
+report.ratio("request-protocols", "project/direct", ("request-protocols", "project"), ("request-protocols", "direct"))
+report.ratio("request-protocols", "project/request", ("request-protocols", "project"), ("request", "project"))
 report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("asyncSingleton", "project/sync", ("asyncSingleton", "project"), ("asyncSingleton", "sync"))
 report.ratio("asyncSingleton", "project/async-call", ("asyncSingleton", "project"), ("asyncSingleton", "async-call"))

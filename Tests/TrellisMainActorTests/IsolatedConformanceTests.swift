@@ -53,6 +53,19 @@ nonisolated struct DraftsFactory: ObjectFactory {
     }
 }
 
+/// A class that is not isolated, whose conformance to `Saving` is (this target's default).
+nonisolated final class LooseDraft {
+    init() {}
+}
+
+extension LooseDraft: Saving { func save() {} }
+
+nonisolated struct LooseDraftsFactory: ObjectFactory {
+    var definitions: Definitions {
+        createPrototype("loose") { LooseDraft() }
+    }
+}
+
 nonisolated struct EditorFactory: ObjectFactory {
     let events: AppEvents
     var definitions: Definitions {
@@ -217,6 +230,22 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         #expect(offTheMainActor?.contains("only on the main actor") == true)
     }
 
+    @Test func aPrototypeAskedForAsAnIsolatedProtocolOnTheMainActorDoesNotLetOneOffItSucceed() async throws {
+        // A class's instances cast to a protocol are cast from a kept template after the first,
+        // unless the conformance is isolated: kept, the main actor's cast would work anywhere.
+        let context = try startSynchronously(LooseDraftsFactory())
+        for _ in 0..<3 { #expect(try lookUpLooseOnTheMainActor(context) is LooseDraft) }
+        let offTheMainActor = await Task.detached { () -> String? in
+            do {
+                _ = try lookUpSynchronously(context, "loose", as: (any Saving).self)
+                return nil
+            } catch {
+                return String(describing: error)
+            }
+        }.value
+        #expect(offTheMainActor?.contains("only on the main actor") == true)
+    }
+
     @Test nonisolated func lookupByKeyAsAnIsolatedProtocolOffTheMainActorSaysWhy() async throws {
         let context = try await ApplicationContext(DraftsFactory())
         do {
@@ -249,6 +278,11 @@ nonisolated func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: St
 /// `drafts` as `any Saving`, looked up synchronously on the main actor.
 func lookUpSavingOnTheMainActor(_ context: ApplicationContext) throws(ContextError) -> any Saving {
     try context.object("drafts", as: (any Saving).self)
+}
+
+/// `loose` (a new object each time) as `any Saving`, looked up synchronously on the main actor.
+func lookUpLooseOnTheMainActor(_ context: ApplicationContext) throws(ContextError) -> any Saving {
+    try context.object("loose", as: (any Saving).self)
 }
 
 /// `objects(of: (any Saving).self)` off the main actor: its error, if it threw.

@@ -185,11 +185,39 @@ extension ApplicationContext {
     /// `resolve` for an object not made yet (or a prototype).
     @inline(never)
     private func resolveUnmade<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
-        if records[index].typeID == ObjectIdentifier(T.self) {
-            return try ValueSlot.making(T.self) { result throws(ContextError) in
+        if records[index].typeID == ObjectIdentifier(T.self) { return try resolveUnmadeDeclared(index, as: T.self, from: requester) }
+        if records[index].isClassType {
+            // An instance of a class type: cast by `ObjectCast`, without the runtime after the
+            // first object of its class.
+            let object = try ValueSlot.making(AnyObject.self) { result throws(ContextError) in
                 _ = try Creation(of: index, in: self).make(into: result, from: requester)
             }
+            // On the heap, not in a temporary: a throwing closure returning the `T` would carry it
+            // out through a `Result`, whose metadata this unspecialised code would fetch.
+            let result = ValueSlot.allocate(for: T.self)
+            defer { result.deallocate() }
+            if ObjectCast.cast(object, to: T.self, into: result) == .failed {
+                throw mismatch(index, object, as: T.self) { Resolution.path(of: requester, appending: $0) }
+            }
+            return result.move(as: T.self)
         }
+        return try resolveUnmadeValue(index, as: T.self, from: requester)
+    }
+
+    /// `resolveUnmade` for a `T` that is the definition's declared type. Apart, for the same
+    /// reason as `resolveUnmadeValue` (`making` holds an optional of `T`).
+    @inline(never)
+    private func resolveUnmadeDeclared<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
+        try ValueSlot.making(T.self) { result throws(ContextError) in
+            _ = try Creation(of: index, in: self).make(into: result, from: requester)
+        }
+    }
+
+    /// `resolveUnmade` for a definition not of a class type: made as `Any` and cast. Apart, so
+    /// the class path does not fetch `Optional<T>`'s metadata for this cast (the compiler asks
+    /// for it on entry).
+    @inline(never)
+    private func resolveUnmadeValue<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         let value = try Creation(of: index, in: self).makeAny(from: requester)
         if let typed = value as? T { return typed }
         throw mismatch(index, value, as: T.self) { Resolution.path(of: requester, appending: $0) }

@@ -71,35 +71,52 @@ extension DefinitionRecord {
         return nil
     }
 
-    /// The first conversion of the singleton to `T`: cast, and kept when that is safe.
+    /// The first conversion of the singleton to `T`: cast, and kept when that is safe. An
+    /// instance of a class type is cast by `ObjectCast`, which learns the pair once: a context
+    /// made per request converts its singletons without the runtime.
     @inline(never)
     private func convertFirst<T>(_ made: ValueSlot, as _: T.Type, after head: Unretained<Conversion>?) throws(NotConvertible) -> T {
+        if isClassType {
+            let object = made.value(as: AnyObject.self)
+            // On the heap, not in a temporary: a throwing closure returning the `T` would carry
+            // it out through a `Result`, whose metadata this unspecialised code would fetch.
+            let slot = ValueSlot.allocate(for: T.self)
+            defer { slot.deallocate() }
+            let outcome = ObjectCast.cast(object, to: T.self, into: slot)
+            if outcome == .failed { throw NotConvertible() }
+            let typed = slot.move(as: T.self)
+            if outcome == .keepable || ObjectCast.mayKeep(type(of: object), as: T.self) { keep(typed, after: head) }
+            return typed
+        }
+        return try convertValue(made, as: T.self, after: head)
+    }
+
+    /// `convertFirst` for a singleton not of a class type: cast by the runtime. Apart, so the
+    /// class path does not fetch `Optional<T>`'s metadata for this cast (the compiler asks for
+    /// it on entry).
+    @inline(never)
+    private func convertValue<T>(_ made: ValueSlot, as _: T.Type, after head: Unretained<Conversion>?) throws(NotConvertible) -> T {
         let value = madeValue(made)
         guard let typed = value as? T else { throw NotConvertible() }
-        if Self.mayKeep(value, as: T.self) {
-            let node = Unretained.retained(Conversion(ValueBox.holding(typed), next: head?.object))
-            if conversions.compareExchange(expected: head, desired: node, ordering: .acquiringAndReleasing).exchanged {
-                // The new node holds the old head now; the list's own count of it goes.
-                head?.release()
-            } else {
-                node.release()
-            }
-        }
+        if ObjectCast.mayKeep(type(of: value), as: T.self) { keep(typed, after: head) }
         return typed
+    }
+
+    /// Pushes `typed` on the list of conversions, whose head was `head`; a push that loses to
+    /// another thread's is dropped.
+    private func keep<T>(_ typed: T, after head: Unretained<Conversion>?) {
+        let node = Unretained.retained(Conversion(ValueBox.holding(typed), next: head?.object))
+        if conversions.compareExchange(expected: head, desired: node, ordering: .acquiringAndReleasing).exchanged {
+            // The new node holds the old head now; the list's own count of it goes.
+            head?.release()
+        } else {
+            node.release()
+        }
     }
 
     /// The made singleton whose published value is `made`, as `Any`.
     func madeValue(_ made: ValueSlot) -> Any {
         func value<Declared>(_: Declared.Type) -> Any { made.value(as: Declared.self) }
         return value(objectType)
-    }
-
-    /// Whether a conversion of `value` to `T` may be kept: to a class, `AnyObject` or `Any` (no
-    /// conformance), or through conformances known not to be isolated to a global actor (an
-    /// optional, or a type the runtime query does not read, is converted every time).
-    private static func mayKeep<T>(_ value: Any, as _: T.Type) -> Bool {
-        let wanted = ObjectIdentifier(T.self)
-        if T.self is AnyClass || wanted == ObjectIdentifier(AnyObject.self) || wanted == ObjectIdentifier(Any.self) { return true }
-        return Runtime.conformance(of: type(of: value), to: T.self, readingIsolation: true) == .usableHere
     }
 }

@@ -195,11 +195,7 @@ public struct Inject<Value> {
                 field[as: Self.self].store(try ValueSlot.making(Value.self) { result throws(ContextError) in try request.makeTarget(into: result) })
                 return true
             case .toMakeAny:
-                // Cast here, where `Value` is known: the library's generic code would ask the
-                // runtime for `Optional<Value>`'s metadata on every cast.
-                let made = try request.makeTargetAny()
-                guard let value = made as? Value else { throw request.targetMismatch(made, as: Value.self) }
-                field[as: Self.self].store(value)
+                field[as: Self.self].store(try ValueSlot.making(Value.self) { result throws(ContextError) in try request.makeTarget(as: Value.self, into: result) })
                 return true
             case .missing:
                 return try fillMissing(field, request)

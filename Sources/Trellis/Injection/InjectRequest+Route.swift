@@ -101,6 +101,31 @@ extension InjectRequest {
         }
     }
 
+    /// Makes the object the route names for this field (after `routed` said `.toMakeAny`: it is
+    /// declared as another type than the field's) and writes it as a `T`, the field's type, into
+    /// `result`: an instance of a class type cast by `ObjectCast` (no runtime cast after the
+    /// first object of the class), any other value made as `Any` and cast.
+    ///
+    /// - Throws: what making it throws; `typeMismatch` when it is not a `T`.
+    @usableFromInline
+    func makeTarget<T>(as _: T.Type, into result: ValueSlot) throws(ContextError) {
+        let target = target!
+        let isClass = requester.context.with { $0.ancestor(target.levels).with { $0.records[target.index].isClassType } }
+        guard isClass else { return try makeTargetValue(as: T.self, into: result) }
+        let object = try ValueSlot.making(AnyObject.self) { slot throws(ContextError) in try makeTarget(into: slot) }
+        if ObjectCast.cast(object, to: T.self, into: result) == .failed { throw targetMismatch(object, as: T.self) }
+    }
+
+    /// `makeTarget(as:into:)` for a target that is not an instance of a class type: made as
+    /// `Any` and cast. Apart, so the class path does not fetch `Optional<T>`'s metadata for this
+    /// cast (the compiler asks for it on entry).
+    @inline(never)
+    private func makeTargetValue<T>(as _: T.Type, into result: ValueSlot) throws(ContextError) {
+        let made = try makeTargetAny()
+        guard let typed = made as? T else { throw targetMismatch(made, as: T.self) }
+        result.initialize(as: T.self, to: typed)
+    }
+
     /// The error of a field whose target, made as `Any`, is not a `T` (the field's type).
     @usableFromInline
     func targetMismatch<T>(_ value: Any, as _: T.Type) -> ContextError {

@@ -142,10 +142,16 @@ enum Runtime {
         )
     }()
 
+    /// Whether `type` is an existential (`any P`, `any P & Q`, `any Base & P`, `Any`): kind
+    /// `0x303` in the first word of its metadata.
+    static func isExistential(_ type: Any.Type) -> Bool {
+        unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
+    }
+
     /// The Swift protocols of an existential type, empty for any other type.
     private static func protocolDescriptors(of existential: Any.Type) -> [UnsafeRawPointer] {
+        guard isExistential(existential) else { return [] }
         let metadata = unsafeBitCast(existential, to: UnsafeRawPointer.self)
-        guard metadata.load(as: UInt.self) == 0x303 else { return [] }
         let word = MemoryLayout<UInt>.size
         let flags = metadata.load(fromByteOffset: word, as: UInt32.self)
         let count = Int(metadata.load(fromByteOffset: word + 4, as: UInt32.self))

@@ -63,6 +63,34 @@ struct ValueSlot {
     @inline(__always)
     func withObject<R>(_ body: (AnyObject) -> R) -> R { rawValue.load(as: Unretained<AnyObject>.self).with(body) }
 
+    // MARK: A class instance as another type
+
+    /// Whether the value here (a `T` of `byteCount` bytes, converted from `object`) holds
+    /// `object` as its first word, the way a class reference, `AnyObject`, a class-bound
+    /// existential and an existential's inline buffer hold a class instance.
+    func holdsFirst(_ object: AnyObject) -> Bool {
+        rawValue.load(as: UInt.self) == UInt(bitPattern: ObjectIdentifier(object))
+    }
+
+    /// A copy of the `byteCount` bytes here on the heap with the first word zeroed: the value
+    /// with its one reference taken out (the rest is type-level: metadata, witness tables, an
+    /// unused inline buffer). Holds nothing, so it is never destroyed; it lives as long as the
+    /// process (`ObjectCast`).
+    func hollowCopy(byteCount: Int) -> ValueSlot {
+        let copy = ValueSlot(rawValue: .allocate(byteCount: byteCount, alignment: MemoryLayout<UInt>.alignment))
+        copy.rawValue.copyMemory(from: rawValue, byteCount: byteCount)
+        copy.rawValue.storeBytes(of: 0, as: UInt.self)
+        return copy
+    }
+
+    /// Initialises the memory here with `template`'s `byteCount` bytes (a `hollowCopy`) and
+    /// `object`, retained, as the first word: the conversion `template` was taken from, made
+    /// for another instance of the same class.
+    func initialize(from template: ValueSlot, byteCount: Int, holding object: AnyObject) {
+        rawValue.copyMemory(from: template.rawValue, byteCount: byteCount)
+        initialize(as: AnyObject.self, to: object)
+    }
+
     // MARK: Making slots
 
     /// Runs `body` with a temporary slot for a `T` on the stack; `body` leaves it empty (it never
