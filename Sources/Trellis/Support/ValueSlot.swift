@@ -65,9 +65,9 @@ struct ValueSlot {
 
     // MARK: A class instance as another type
 
-    /// Whether the value here (a `T` of `byteCount` bytes, converted from `object`) holds
-    /// `object` as its first word, the way a class reference, `AnyObject`, a class-bound
-    /// existential and an existential's inline buffer hold a class instance.
+    /// Whether the value here (converted from `object`) holds `object` as its first word, the
+    /// way a class reference, `AnyObject`, a class-bound existential and an existential's inline
+    /// buffer hold a class instance.
     func holdsFirst(_ object: AnyObject) -> Bool {
         rawValue.load(as: UInt.self) == UInt(bitPattern: ObjectIdentifier(object))
     }
