@@ -55,19 +55,10 @@ final class ProtocolHandler {
     @Inject var config: any Configuring
 }
 
-/// The application of `request-protocols`: `request`'s, with the protocol-typed service.
-struct ProtocolAppFactory: ObjectFactory {
+/// `request`'s application with its service replaced by the protocol-typed one.
+struct ProtocolServiceFactory: ObjectFactory {
     var definitions: Definitions {
-        createSingleton("config") { Config() }
-        createSingleton("database") { r in Database(config: try r.object("config")) }
-        createSingleton("repository") { r in Repository(db: try r.object("database")) }
-        createSingleton("logger") { Logger() }
-        createSingleton("metrics") { Metrics() }
-        createSingleton("clock") { Clock() }
-        createSingleton("mailer") { Mailer() }
-        createSingleton("report") { MonthlyReport() }
         createPrototype("orderService") { ProtocolService() }
-        for i in 0..<190 { createSingleton("leaf\(i)") { Leaf(i) } }
     }
 }
 
@@ -95,7 +86,7 @@ final class HandProtocolHandler {
 
 /// `request-protocols`: `request` with every object-typed property typed as a protocol.
 func protocolRequests(_ report: Report) {
-    let app = try! ApplicationContext(ProtocolAppFactory())
+    let app = try! ApplicationContext(RequestAppFactory(), overriding: ProtocolServiceFactory())
     for key in ["config", "database", "repository", "logger", "metrics", "clock", "mailer"] { blackHole(try! app.object(key, as: AnyObject.self)) }
     let config: any Configuring = try! app.object("config", as: Config.self)
     let repository: any Storing = try! app.object("repository", as: Repository.self)
