@@ -219,14 +219,7 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         // is isolated: kept, the main actor's conversion would be handed out anywhere.
         let context = try startSynchronously(DraftsFactory())
         for _ in 0..<3 { #expect(try lookUpSavingOnTheMainActor(context) is DraftStore) }
-        let offTheMainActor = await Task.detached { () -> String? in
-            do {
-                _ = try lookUpSynchronously(context, "drafts", as: (any Saving).self)
-                return nil
-            } catch {
-                return String(describing: error)
-            }
-        }.value
+        let offTheMainActor = await savingLookupErrorOffTheMainActor(context, "drafts")
         #expect(offTheMainActor?.contains("only on the main actor") == true)
     }
 
@@ -235,14 +228,7 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         // unless the conformance is isolated: kept, the main actor's cast would work anywhere.
         let context = try startSynchronously(LooseDraftsFactory())
         for _ in 0..<3 { #expect(try lookUpLooseOnTheMainActor(context) is LooseDraft) }
-        let offTheMainActor = await Task.detached { () -> String? in
-            do {
-                _ = try lookUpSynchronously(context, "loose", as: (any Saving).self)
-                return nil
-            } catch {
-                return String(describing: error)
-            }
-        }.value
+        let offTheMainActor = await savingLookupErrorOffTheMainActor(context, "loose")
         #expect(offTheMainActor?.contains("only on the main actor") == true)
     }
 
@@ -278,6 +264,19 @@ nonisolated func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: St
 /// `drafts` as `any Saving`, looked up synchronously on the main actor.
 func lookUpSavingOnTheMainActor(_ context: ApplicationContext) throws(ContextError) -> any Saving {
     try context.object("drafts", as: (any Saving).self)
+}
+
+/// What a synchronous lookup of `key` as `any Saving` from a detached task (off the main actor)
+/// threw, described; `nil` if it succeeded.
+nonisolated func savingLookupErrorOffTheMainActor(_ context: ApplicationContext, _ key: String) async -> String? {
+    await Task.detached { () -> String? in
+        do {
+            _ = try lookUpSynchronously(context, key, as: (any Saving).self)
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }.value
 }
 
 /// `loose` (a new object each time) as `any Saving`, looked up synchronously on the main actor.
