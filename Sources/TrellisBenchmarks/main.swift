@@ -8,7 +8,7 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct child request request-protocols bytype description10000 allocations
+//         concurrent-distinct concurrent-requests child request request-protocols bytype description10000 allocations
 //         asyncSingleton asyncStart
 //         injection-default screen] [soak]
 //
@@ -25,7 +25,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "child", "request", "request-protocols", "bytype",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "request", "request-protocols", "bytype",
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -59,6 +59,7 @@ if wants("injection") { injection(report) }
 for size in [10_000, 100_000] where wants("bootstrap\(size)") { bootstrap(report, size: size) }
 if wants("concurrent") { concurrentLookups(report) }
 if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
+if wants("concurrent-requests") { concurrentRequests(report) }
 if wants("child") { childRequests(report) }
 if wants("request") { requests(report) }
 if wants("request-protocols") { protocolRequests(report) }
@@ -85,6 +86,8 @@ report.ratio("concurrent", "baseline/1thread", ("concurrent", "baseline"), ("con
 report.ratio("concurrent", "project/arc-floor", ("concurrent", "project"), ("concurrent", "arc-floor"))
 report.ratio("concurrent-distinct", "project/1thread", ("concurrent-distinct", "project"), ("concurrent-distinct", "project-1thread"))
 report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", "baseline"), ("concurrent-distinct", "baseline-1thread"))
+report.ratio("concurrent-requests", "project/1thread", ("concurrent-requests", "project"), ("concurrent-requests", "project-1thread"))
+report.ratio("concurrent-requests", "direct/1thread", ("concurrent-requests", "direct"), ("concurrent-requests", "direct-1thread"))
 report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"))
 report.ratio("request", "project/direct", ("request", "project"), ("request", "direct"))
 report.ratio("request-protocols", "project/direct", ("request-protocols", "project"), ("request-protocols", "direct"))

@@ -32,7 +32,20 @@ struct Lock: @unchecked Sendable {
         lock.mutex.initialize(to: pthread_mutex_t())
         lock.condition.initialize(to: pthread_cond_t())
         lock.waiting.initialize(to: 0)
+        #if canImport(Glibc)
+        // Adaptive: a thread that finds the mutex taken spins a little before it sleeps. Every
+        // critical section here is short, so a waiter rarely has to sleep, where a plain mutex
+        // puts it to sleep in the kernel at once and wakes it with a system call. Two threads
+        // making request contexts under one application (Docs/Performance.md,
+        // `concurrent-requests`) do 1.5 times what one thread does with it, 1.16 times without.
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        pthread_mutex_init(lock.mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        #else
         pthread_mutex_init(lock.mutex, nil)
+        #endif
         pthread_cond_init(lock.condition, nil)
         return lock
     }
