@@ -70,6 +70,9 @@ public final class ApplicationContext: Sendable {
     /// The injection routes of this context's children (`ChildRoutes`), retained; made when a
     /// child first injects an object, released with the context.
     let childRoutesStorage = Atomic<Unretained<ChildRoutes>?>(nil)
+    /// Set while a close decides what to dispose: singletons claimed without the lock are then
+    /// published under it (`SingletonSlot.publishWithoutLock`).
+    let holdsPublications = Atomic<Bool>(false)
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
     /// eager singletons in declaration order.

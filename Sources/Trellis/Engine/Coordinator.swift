@@ -4,7 +4,7 @@ import Synchronization
 /// cross contexts (a child's singleton depends on its parent's). Held only to change a
 /// definition's creation phase or to wait, never while a user's closure, `didInject`, `dispose`
 /// or `deinit` runs: what is released or called out is collected under the lock and handled
-/// after it.
+/// after it. A singleton nobody else asks for while it is made does without it (`SlotOwner`).
 enum Coordinator {
     /// Lives as long as the process.
     static let lock = Lock.make()
@@ -12,7 +12,8 @@ enum Coordinator {
     /// Incremented with `lock` held; readable without it (`latestSequence`).
     private static let sequence = Atomic<UInt64>(0)
 
-    /// A number that grows with every call. Called with `lock` held.
+    /// A number that grows with every call. Called with `lock` held, or by a publication
+    /// without it (`SlotOwner`), which takes its disposal order from it.
     static func nextSequence() -> UInt64 {
         sequence.add(1, ordering: .relaxed).newValue
     }
@@ -20,6 +21,30 @@ enum Coordinator {
     /// The last number `nextSequence` gave, read without the lock: a mark that every later
     /// `nextSequence` exceeds (a stale read gives a smaller mark, never a larger one).
     static var latestSequence: UInt64 { sequence.load(ordering: .relaxed) }
+
+    /// How many early references (objects not published yet) lookups have received, in every
+    /// group of the process. Incremented with `lock` held; readable without it.
+    private static let earlyReferences = Atomic<UInt64>(0)
+
+    /// Stamps `group` as having handed out an early reference now
+    /// (`PublicationGroup.lastEarlyReference`), and counts it. Called with `lock` held.
+    static func stampEarlyReference(_ group: PublicationGroup) {
+        group.lastEarlyReference = nextSequence()
+        earlyReferences.add(1, ordering: .releasing)
+    }
+
+    /// Where creation stands before a singleton's closure runs: compared after it, it tells
+    /// whether the closure can have received an early reference (`publishIfNothingToInject`).
+    static var mark: CreationMark {
+        CreationMark(sequence: latestSequence, earlyReferences: earlyReferences.load(ordering: .acquiring))
+    }
+
+    /// Whether no lookup anywhere has received an early reference since `mark`: then neither has
+    /// any lookup of the closure that began at `mark`. Read without the lock: the early
+    /// references a closure receives are counted on its own thread, before it returns.
+    static func noEarlyReference(since mark: CreationMark) -> Bool {
+        earlyReferences.load(ordering: .acquiring) == mark.earlyReferences
+    }
 
     /// The keys of the definitions waited for along a chain of waits from `target` (whose
     /// phase is `phase`) back to `asker`, if waiting would close a cycle; `nil` if waiting is

@@ -1,11 +1,16 @@
-/// The creation state of one definition, guarded by `Coordinator.lock`: in a buffer of its own,
+/// The creation state of one definition, guarded by `Coordinator.lock` (but for a publication
+/// without the lock, below; whoever holds the lock calls `SingletonSlot.settleLocked` before
+/// reading it): in a buffer of its own,
 /// beside the records, because writing it through a record would be (to the thread sanitizer,
 /// and to the language's exclusivity rules) a write to the whole record, which lock-free
 /// lookups read at the same time.
 struct CreationState {
     var phase = CreationPhase.idle
     /// The singleton, from the end of its closure on; published when the record's `published`
-    /// is set. Never released while the lock is held (its `deinit` is user code).
+    /// is set. Never released while the lock is held (its `deinit` is user code). A singleton
+    /// published without the lock (`SlotOwner`) has this and `madeOrder` written by its owner,
+    /// before `published` is stored with release ordering: read them after an acquire load of
+    /// `published` has seen it set.
     var made: MadeValue?
     /// Tasks waiting for this singleton.
     var asyncWaiters: [AsyncWaiter] = []

@@ -23,6 +23,9 @@ struct DefinitionRecord: ~Copyable {
     let injection = Atomic<Unretained<InjectionRoute>?>(nil)
     /// The made singleton as other types it was asked for (`Conversion`), retained; a list.
     let conversions = Atomic<Unretained<Conversion>?>(nil)
+    /// Who is making the singleton, for a claim and a publication without the lock
+    /// (`SlotOwner`).
+    let owner = Atomic<UInt>(SlotOwner.free)
 
     init(objectType: Any.Type, scope: Scope, isAsync: Bool, isClassType: Bool, runsOnMainActor: Bool, hasPrerequisites: Bool) {
         self.objectType = objectType

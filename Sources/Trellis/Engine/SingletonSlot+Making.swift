@@ -10,10 +10,14 @@ extension SingletonSlot {
     /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
+    ///
+    /// A singleton nobody else is making is claimed without the lock, and published without it
+    /// when its object has nothing to inject and nobody asked for it meanwhile (`SlotOwner`).
     func made(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
-        if let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
+        let word = claimWithoutLock(resolution)
+        if word == nil, let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
         return try unretainedContext.with { context throws(ContextError) -> MadeValue in
-            try create(in: context, resolution, thread)
+            try create(in: context, resolution, thread, ownedAs: word)
         }
     }
 
@@ -22,20 +26,22 @@ extension SingletonSlot {
     /// The singleton is cached for this lookup before its properties are injected, so singletons
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
-    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
+    ///
+    /// `word`: the owner's word if `resolution` claimed the slot without the lock.
+    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, ownedAs word: UInt?) throws(ContextError) -> MadeValue {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: thread.injectInits)
         thread.injectInits = 0
         defer { thread.injectInits = resolution.pop() }
-        let earlyMark = Coordinator.latestSequence
+        let creationMark = Coordinator.mark
         let made: MadeValue
         do throws(ContextError) {
             made = try Creation(of: index, in: context).constructSingleton(resolution)
         } catch {
-            abandon()
+            abandon(ownedAs: word)
             throw error
         }
-        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, earlyMark: earlyMark) else { return made }
+        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, since: creationMark, ownedAs: word) else { return made }
         do throws(ContextError) {
             try Creation(of: index, in: context).injectSingleton(made, resolution)
         } catch {
@@ -55,17 +61,17 @@ extension SingletonSlot {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
-        let earlyMark = Coordinator.latestSequence
+        let creationMark = Coordinator.mark
         let made: MadeValue
         do {
             made = try await Creation(of: index, in: context).constructAsync(resolution)
         } catch {
-            abandon()
+            abandon(ownedAs: nil)
             throw error
         }
         // No count of wrappers made on one thread here (an async closure may hop threads): the
         // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, earlyMark: earlyMark) else { return made }
+        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: nil) else { return made }
         do {
             try await ObjectInjection.injectAsync(made, index, of: context, resolution)
         } catch {

@@ -2,13 +2,16 @@
 /// else with its `PublicationGroup` when every injection of the group is done), abandoned (its
 /// closure threw), or dropped with what its group made since (its injection threw); a weak
 /// singleton kept weakly instead of published; the waiters woken. Everything here runs its
-/// state change under `Coordinator.lock` and releases objects after it.
+/// state change under `Coordinator.lock` and releases objects after it, but for a singleton
+/// with nothing to inject that its lookup claimed without the lock (`SlotOwner`), published or
+/// abandoned without it when nobody asked for it meanwhile.
 extension SingletonSlot {
     /// The step after the singleton's closure returned `made`, shared by both ways of making
     /// it: published at once when it has nothing to inject (`nil`), else cached for
-    /// `resolution` while it is injected, and the mark that tells what was made since.
-    func publishedOrInjecting(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> UInt64? {
-        if try publishIfNothingToInject(made, resolution, wrappersMade: wrappersMade, earlyMark: earlyMark) {
+    /// `resolution` while it is injected, and the mark that tells what was made since. `word`:
+    /// the owner's word if `resolution` claimed the slot without the lock.
+    func publishedOrInjecting(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, since mark: CreationMark, ownedAs word: UInt?) throws(ContextError) -> UInt64? {
+        if try publishIfNothingToInject(made, resolution, wrappersMade: wrappersMade, since: mark, ownedAs: word) {
             singletonMade(resolution)
             return nil
         }
@@ -22,23 +25,27 @@ extension SingletonSlot {
     }
 
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs
-    /// no injecting phase: nobody can see it early, so it is published at once, in one round of
-    /// the lock. `false` otherwise.
+    /// no injecting phase: nobody can see it early, so it is published at once, without the lock
+    /// when its lookup claimed it so and nobody asked for it meanwhile, else in one round of the
+    /// lock. `false` otherwise.
     ///
     /// Also while its group is injecting others (the common case: the singletons a handler's
     /// properties need, made during its injection), as long as no lookup of the group received
-    /// an early reference since it began (`earlyMark`, read before its closure ran): only an
-    /// early reference could have given it an unfinished object to hold, and every one goes
-    /// through `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`).
-    /// Otherwise it waits for its group like any other.
-    func publishIfNothingToInject(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, earlyMark: UInt64) throws(ContextError) -> Bool {
+    /// an early reference since it began (`mark`, read before its closure ran): only an early
+    /// reference could have given it an unfinished object to hold, and every one goes through
+    /// `claim`, which stamps the group (`PublicationGroup.lastEarlyReference`) and counts it for
+    /// the process (what the publication without the lock checks). Otherwise it waits for its
+    /// group like any other.
+    func publishIfNothingToInject(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, since mark: CreationMark, ownedAs word: UInt?) throws(ContextError) -> Bool {
         let nothingToInject = InjectionPlan.unretained(of: made.dynamicType).with { plan in
             plan.isEmpty || (plan.isEmptyUnlessStripped && wrappersMade == 0)
         }
         guard nothingToInject else { return false }
+        if let word, publishWithoutLock(made, ownedAs: word, since: mark) { return true }
         let lock = Coordinator.lock
         lock.lock()
-        guard resolution.group.isIdle || resolution.group.root.lastEarlyReference <= earlyMark, !isClosed else {
+        settleLocked()
+        guard resolution.group.isIdle || resolution.group.root.lastEarlyReference <= mark.sequence, !isClosed else {
             lock.unlock()
             return false
         }
@@ -52,6 +59,34 @@ extension SingletonSlot {
         return true
     }
 
+    /// Publishes the singleton a lookup claimed without the lock (its owner's `word`), without
+    /// the lock, if nobody asked for it meanwhile (a lookup that would have waited turned the
+    /// owner into a locked one, and the exchange below fails), no lookup in the process received
+    /// an early reference since `mark`, and no close is deciding or has decided what to dispose.
+    /// `false` to publish it under the lock.
+    ///
+    /// The `publishing` window stores the object, its disposal order and its published value;
+    /// whoever holds the lock and needs the slot waits for it to end. A close sets its
+    /// context's `holdsPublications` before it looks at the slots, and the window checks it
+    /// after it opened (both sequentially consistent): either the close sees the window (and
+    /// waits, then disposes the singleton) or the window sees the close (and leaves it to the
+    /// lock, which knows how to dispose what was made while closing).
+    @inline(__always)
+    private func publishWithoutLock(_ made: MadeValue, ownedAs word: UInt, since mark: CreationMark) -> Bool {
+        guard Coordinator.noEarlyReference(since: mark), !isClosed else { return false }
+        guard records[index].owner.compareExchange(expected: word, desired: SlotOwner.publishing, ordering: .sequentiallyConsistent).exchanged else { return false }
+        if unretainedContext.with({ $0.holdsPublications.load(ordering: .sequentiallyConsistent) || $0.isClosed }) {
+            // Nobody changes the word during the window.
+            records[index].owner.store(word, ordering: .releasing)
+            return false
+        }
+        states[index].made = made
+        states[index].madeOrder = Coordinator.nextSequence()
+        records[index].published.store(made.published(in: unretainedContext.with { $0.tables.cells }, at: index), ordering: .releasing)
+        records[index].owner.store(SlotOwner.free, ordering: .releasing)
+        return true
+    }
+
     /// Bookkeeping after the singleton was made and injected, its frame still pushed.
     @inline(__always)
     func singletonMade(_ resolution: Resolution) {
@@ -59,11 +94,16 @@ extension SingletonSlot {
         if resolution.collectsStartup { unretainedContext.with { $0.noteStartup(index, resolution) } }
     }
 
-    /// The singleton's closure failed: nothing is cached, waiters try again.
-    func abandon() {
+    /// The singleton's closure failed: nothing is cached, waiters try again. `word`: the owner's
+    /// word if it claimed the slot without the lock, which it then frees without the lock unless
+    /// a lookup turned it into a locked owner meanwhile.
+    func abandon(ownedAs word: UInt?) {
+        if let word, records[index].owner.compareExchange(expected: word, desired: SlotOwner.free, ordering: .releasing).exchanged { return }
         var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
+            settleLocked()
             states[index].phase = .idle
+            records[index].owner.store(SlotOwner.free, ordering: .releasing)
             woken = wakeWaiters()
             Coordinator.lock.broadcast()
         }
@@ -75,6 +115,7 @@ extension SingletonSlot {
     func beginInjecting(_ made: MadeValue, _ resolution: Resolution) -> UInt64 {
         let shareable = made.isReference
         return Coordinator.lock.withLock {
+            settleLocked()
             states[index].made = made
             states[index].phase = .injecting(owner: resolution, depth: resolution.depth, shareable: shareable)
             resolution.group.root.injectors.append(.init(resolution: resolution, depth: resolution.depth))
@@ -165,8 +206,13 @@ extension SingletonSlot {
     func publishLocked(_ made: MadeValue) -> MadeValue? {
         states[index].madeOrder = Coordinator.nextSequence()
         states[index].phase = .idle
-        if records[index].scope == .weak { return keepWeakly() }
+        if records[index].scope == .weak {
+            records[index].owner.store(SlotOwner.free, ordering: .releasing)
+            return keepWeakly()
+        }
         records[index].published.store(made.published(in: unretainedContext.with { $0.tables.cells }, at: index), ordering: .releasing)
+        // After the value: a lookup that claims the freed slot without the lock finds it made.
+        records[index].owner.store(SlotOwner.free, ordering: .releasing)
         return nil
     }
 
@@ -174,6 +220,7 @@ extension SingletonSlot {
     /// caller to release (or dispose) after the lock. Called with the lock held.
     func dropLocked() -> AnyObject? {
         states[index].phase = .idle
+        records[index].owner.store(SlotOwner.free, ordering: .releasing)
         return states[index].made.take()?.owner
     }
 

@@ -1,8 +1,11 @@
 /// One singleton definition of one context: the creation state machine of its object.
 ///
-/// The slot decides each step under `Coordinator.lock`: `claim` (made, claimed, wait, or fail),
-/// then, as the making ends, `publishedOrInjecting`, `finishCreating`, `abandon` or
-/// `failInjecting` (SingletonSlot+Publication.swift); its drivers (`made`, `madeAsync`,
+/// A lookup that finds the singleton unmade and unclaimed claims it without the lock
+/// (`claimWithoutLock`), and publishes it without the lock if nobody asked for it meanwhile
+/// (`SlotOwner`). Otherwise the slot decides each step under `Coordinator.lock`, after
+/// `settleLocked`: `claim` (made, claimed, wait, or fail), then, as the making ends,
+/// `publishedOrInjecting`, `finishCreating`, `abandon` or `failInjecting`
+/// (SingletonSlot+Publication.swift). Its drivers (`made`, `madeAsync`,
 /// SingletonSlot+Making.swift) take the steps in order and run the closure and the injection
 /// between them, without the lock. A lazy property's first read has the same steps in
 /// `LazyInjectionSlot`; both are waited on through `WaitTarget`.
@@ -45,18 +48,24 @@ struct SingletonSlot: Sendable {
     /// What a lookup in `resolution` does about the singleton now: the first step of the
     /// creation state machine. Called with the lock held.
     func claim(_ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
-        if records[index].published.load(ordering: .relaxed) != nil { return .made(states[index].made!) }
+        settleLocked()
+        if records[index].published.load(ordering: .acquiring) != nil { return .made(states[index].made!) }
         if records[index].scope == .weak, let made = liveWeakSingleton() { return .made(made) }
         if isClosed { return .failed(unretainedContext.with { $0.closedError(looking: key) }) }
         let phase = states[index].phase
         switch phase {
         case .idle:
             if waitsSynchronously && records[index].isAsync { return .failed(requiresAwait(resolution)) }
+            // A lookup may have claimed it without the lock since `settleLocked`: then it is
+            // that lookup's, and this one looks again.
+            guard records[index].owner.compareExchange(expected: SlotOwner.free, desired: SlotOwner.locked, ordering: .acquiringAndReleasing).exchanged else {
+                return claim(resolution, waitsSynchronously: waitsSynchronously)
+            }
             states[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
             return .claimed
         case let .deferred(group, _) where group.root === resolution.group.root:
             // Finished, waiting to be published with this lookup's own group.
-            group.root.lastEarlyReference = Coordinator.nextSequence()
+            Coordinator.stampEarlyReference(group.root)
             return .made(states[index].made!)
         case .making, .injecting, .deferred:
             if let waited = Coordinator.cycle(through: phase, to: resolution) {
@@ -76,7 +85,7 @@ struct SingletonSlot: Sendable {
                 // A property cycle: the object exists, its properties are being injected.
                 guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
-                ownerGroup.lastEarlyReference = Coordinator.nextSequence()
+                Coordinator.stampEarlyReference(ownerGroup)
                 return .made(states[index].made!)
             }
             if waitsSynchronously {
@@ -95,6 +104,7 @@ struct SingletonSlot: Sendable {
     /// which something is making; `nil` if nothing is, or no cycle.
     func cycle(to resolution: Resolution) -> [String]? {
         Coordinator.lock.withLock {
+            settleLocked()
             let phase = states[index].phase
             return phase.isIdle ? nil : Coordinator.cycle(through: phase, to: resolution)
         }
@@ -103,7 +113,64 @@ struct SingletonSlot: Sendable {
     // MARK: Waiters
 
     /// The slot's phase. Called with the lock held.
-    var phase: CreationPhase { states[index].phase }
+    var phase: CreationPhase {
+        settleLocked()
+        return states[index].phase
+    }
+
+    // MARK: Owners without the lock
+
+    /// Makes the slot's phase say where its making stands, before the lock's holder reads or
+    /// changes it: a lookup that claimed the slot without the lock (`SlotOwner`) becomes its
+    /// owner under the lock (`making(owner, depth)`), which it then cannot finish without; a
+    /// publication under way without the lock is waited for. Called with the lock held.
+    @inline(__always)
+    func settleLocked() {
+        let word = records[index].owner.load(ordering: .acquiring)
+        if word == SlotOwner.free || word == SlotOwner.locked { return }
+        settleLockFreeOwner()
+    }
+
+    /// Waits for a publication under way without the lock to end. Called with the lock held.
+    func waitForPublicationLocked() {
+        while records[index].owner.load(ordering: .acquiring) == SlotOwner.publishing { SlotOwner.letPublicationFinish() }
+    }
+
+    @inline(never)
+    private func settleLockFreeOwner() {
+        while true {
+            let word = records[index].owner.load(ordering: .acquiring)
+            if word == SlotOwner.free || word == SlotOwner.locked { return }
+            if word == SlotOwner.publishing {
+                SlotOwner.letPublicationFinish()
+                continue
+            }
+            guard records[index].owner.compareExchange(expected: word, desired: SlotOwner.locked, ordering: .acquiringAndReleasing).exchanged else { continue }
+            // The owner is still making it (its last step changes the word first, and now needs
+            // the lock), so its resolution is alive.
+            let (resolution, depth) = SlotOwner.owner(in: word)
+            states[index].phase = .making(owner: resolution.object, depth: depth)
+            return
+        }
+    }
+
+    /// Claims the slot for `resolution` without the lock, when nobody else is making the
+    /// singleton and nothing about it needs the lock (a weak, async or made singleton, a closed
+    /// context): the owner's word (`SlotOwner.word`), or `nil` to claim it under the lock.
+    @inline(__always)
+    func claimWithoutLock(_ resolution: Resolution) -> UInt? {
+        guard records[index].published.load(ordering: .acquiring) == nil, records[index].scope != .weak, !records[index].isAsync, !isClosed,
+              let word = SlotOwner.word(resolution, depth: resolution.depth + 1),
+              records[index].owner.compareExchange(expected: SlotOwner.free, desired: word, ordering: .acquiringAndReleasing).exchanged
+        else { return nil }
+        // Published between the first load and the claim (the word is freed after the value is
+        // published): given back, for the lock's claim to return it.
+        guard records[index].published.load(ordering: .acquiring) == nil else {
+            abandon(ownedAs: word)
+            return nil
+        }
+        return word
+    }
 
     /// Adds a task waiting for the singleton. Called with the lock held.
     func add(_ waiter: AsyncWaiter) { states[index].asyncWaiters.append(waiter) }

@@ -37,7 +37,7 @@ struct ContextClosing {
                 lock.unlock()
                 continue
             case .open:
-                if closeIfNothingToDisposeLocked() {
+                if holdingPublications({ closeIfNothingToDisposeLocked() }) {
                     lock.unlock()
                     return
                 }
@@ -48,9 +48,11 @@ struct ContextClosing {
             let disposables = Self.disposables(snapshot)
             if let refusal = synchronousCloseRefusal(for: disposables) { throw refusal }
             let began = lock.withLock { () -> Bool in
-                guard context.phase == .open, madeCount() == snapshot.count else { return false }
-                context.enter(.closing)
-                return true
+                holdingPublications {
+                    guard context.phase == .open, madeCount() == snapshot.count else { return false }
+                    context.enter(.closing)
+                    return true
+                }
             }
             if began {
                 made = disposables
@@ -92,11 +94,15 @@ struct ContextClosing {
             _ = await BoundedDisposal.wait(for: watch) { await bound.wait(nil) }
             return
         case .open:
-            if closeIfNothingToDisposeLocked() {
+            let closed = holdingPublications { () -> Bool in
+                if closeIfNothingToDisposeLocked() { return true }
+                context.enter(.closingMayAwait)
+                return false
+            }
+            if closed {
                 lock.unlock()
                 return
             }
-            context.enter(.closingMayAwait)
         }
         let made = madeSingletons()
         lock.unlock()
@@ -119,8 +125,10 @@ struct ContextClosing {
     /// (`ApplicationContext.disposeWhatWasMade()`).
     func disposeWhatWasMade() {
         let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
-            context.enter(.closing)
-            return madeSingletons()
+            holdingPublications {
+                context.enter(.closing)
+                return madeSingletons()
+            }
         }
         var later: [DisposalOrder.Made] = []
         for singleton in DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count) {
@@ -238,12 +246,23 @@ struct ContextClosing {
             // A class type's object (held by its own reference) answers by its isa's plan, read
             // where the object is published, without copying it out of its state (a retain and
             // a release per singleton); any other value is left to the full close.
-            guard context.records[index].isClassType, let published = context.records[index].published.load(ordering: .relaxed),
+            guard context.records[index].isClassType, let published = context.records[index].published.load(ordering: .acquiring),
                   Disposal.isNever(type: published.withObject { type(of: $0) }) else { return false }
         }
         context.enter(.closed)
         Coordinator.lock.broadcast()
         return true
+    }
+
+    /// Runs `body`, which decides with the lock held what this close disposes, while no
+    /// singleton of the context is published without the lock (`SlotOwner`): a publication
+    /// under way is waited for, a later one sees `holdsPublications` or the context closed and
+    /// leaves the singleton to the lock. Called with the lock held.
+    private func holdingPublications<R>(_ body: () -> R) -> R {
+        context.holdsPublications.store(true, ordering: .sequentiallyConsistent)
+        defer { context.holdsPublications.store(false, ordering: .sequentiallyConsistent) }
+        for index in 0..<context.count { SingletonSlot(context, index).waitForPublicationLocked() }
+        return body()
     }
 
     /// How many singletons this context has made (published). Called with the lock held.
@@ -255,7 +274,7 @@ struct ContextClosing {
     /// the lock held.
     @inline(__always)
     private func isMadeSingleton(_ index: Int) -> Bool {
-        context.records[index].scope != .prototype && context.records[index].published.load(ordering: .relaxed) != nil && context.states[index].made != nil
+        context.records[index].scope != .prototype && context.records[index].published.load(ordering: .acquiring) != nil && context.states[index].made != nil
     }
 
     /// Every singleton this context made, with when it was made. Called with the lock held.

@@ -73,6 +73,13 @@ struct Unretained<Object: AnyObject>: BitwiseCopyable {
     /// The reference that `opaque` gave: `pointer` must be one, of an `Object`.
     init(opaque pointer: UnsafeRawPointer) { rawValue = .fromOpaque(pointer) }
 
+    /// The object's address as a number: stored in a word with other bits
+    /// (`SlotOwner.word`), turned back by `init(address:)`.
+    var address: UInt { UInt(bitPattern: opaque) }
+
+    /// The reference that `address` gave: `address` must be one, of an `Object`.
+    init(address: UInt) { rawValue = .fromOpaque(UnsafeRawPointer(bitPattern: address)!) }
+
     /// The object, taking over the retain that `retained(_:)` took (the holder gives it up).
     func takeRetained() -> Object { rawValue.takeRetainedValue() }
 }
