@@ -86,8 +86,7 @@ final class HandProtocolHandler {
 
 /// `request-protocols`: `request` with every object-typed property typed as a protocol.
 func protocolRequests(_ report: Report) {
-    let app = try! ApplicationContext(RequestAppFactory(), overriding: ProtocolServiceFactory())
-    for key in ["config", "database", "repository", "logger", "metrics", "clock", "mailer"] { blackHole(try! app.object(key, as: AnyObject.self)) }
+    let app = warmRequestApp(try! ApplicationContext(RequestAppFactory(), overriding: ProtocolServiceFactory()))
     let config: any Configuring = try! app.object("config", as: Config.self)
     let repository: any Storing = try! app.object("repository", as: Repository.self)
     let logger: any Logging = try! app.object("logger", as: Logger.self)

@@ -80,37 +80,31 @@ final class HandHandler {
 /// `project/direct` is what a request scope with injection costs an app.
 func requests(_ report: Report) {
     let app = makeRequestApp()
-    let config: Config = try! app.object("config")
-    let repository: Repository = try! app.object("repository")
-    let logger: Logger = try! app.object("logger")
-    let metrics: Metrics = try! app.object("metrics")
-    let clock: Clock = try! app.object("clock")
-    let mailer: Mailer = try! app.object("mailer")
+    let byHand = HandWiredRequests(from: app)
     report.measure("request", unit: "ns/request", [
-        .nsPerOp("direct", ops: 100_000) { n in
-            for i in 0..<n {
-                let service = HandService()
-                service.logger = logger; service.metrics = metrics; service.clock = clock
-                service.repository = repository; service.mailer = mailer
-                let handler = HandHandler()
-                handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
-                handler.service = service; handler.logger = logger; handler.config = config
-                blackHole(handler.service)
-            }
-        },
-        .nsPerOp("project", ops: 10_000) { n in
-            for i in 0..<n {
-                let request = try! ApplicationContext(RequestScopeFactory(id: i), parent: app)
-                blackHole(try! request.object("handler", as: InjectedHandler.self).service)
-                try! request.close()
-            }
-        },
+        .nsPerOp("direct", ops: 100_000) { n in byHand.run(from: 0, count: n) },
+        .nsPerOp("project", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
     ])
+}
+
+/// Makes `count` request contexts under `app`, numbered from `first`: each built, its handler
+/// looked up, closed.
+@inline(__always)
+func projectRequests(_ app: ApplicationContext, from first: Int, count: Int) {
+    for i in first..<first + count {
+        let request = try! ApplicationContext(RequestScopeFactory(id: i), parent: app)
+        blackHole(try! request.object("handler", as: InjectedHandler.self).service)
+        try! request.close()
+    }
 }
 
 /// The application of `request`, its singletons the requests use made.
 func makeRequestApp() -> ApplicationContext {
-    let app = try! ApplicationContext(RequestAppFactory())
+    warmRequestApp(try! ApplicationContext(RequestAppFactory()))
+}
+
+/// `app` with the singletons a request takes from it made.
+func warmRequestApp(_ app: ApplicationContext) -> ApplicationContext {
     for key in ["config", "database", "repository", "logger", "metrics", "clock", "mailer"] { blackHole(try! app.object(key, as: AnyObject.self)) }
     return app
 }
@@ -121,39 +115,16 @@ func makeRequestApp() -> ApplicationContext {
 /// Each request makes its own objects, so nothing is shared but the application, whose
 /// singletons are made already: `project/1thread` reads 0.5 (wall time per request, both
 /// threads' requests counted) when requests do not slow each other down. Above it is
-/// contention: the one lock every fresh singleton takes twice (`Coordinator.lock`), reference
-/// counts of the application's objects written by both threads, and malloc's.
-/// `direct/1thread` is the same ratio for the objects made by hand: the machine's own floor.
+/// contention: the coordinator lock (a request takes it three times), the reference counts of
+/// the application's objects written by both threads, and malloc's. `direct/1thread` is the
+/// same ratio for the objects made by hand: the machine's own floor.
 func concurrentRequests(_ report: Report) {
     let app = makeRequestApp()
-    let request: @Sendable (Int, Int) -> Void = { thread, n in
-        for i in 0..<n {
-            let request = try! ApplicationContext(RequestScopeFactory(id: thread &* n &+ i), parent: app)
-            blackHole(try! request.object("handler", as: InjectedHandler.self).service)
-            try! request.close()
-        }
-    }
-    let config: Config = try! app.object("config")
-    let repository: Repository = try! app.object("repository")
-    let logger: Logger = try! app.object("logger")
-    let metrics: Metrics = try! app.object("metrics")
-    let clock: Clock = try! app.object("clock")
-    let mailer: Mailer = try! app.object("mailer")
-    let direct: @Sendable (Int, Int) -> Void = { thread, n in
-        for i in 0..<n {
-            let service = HandService()
-            service.logger = logger; service.metrics = metrics; service.clock = clock
-            service.repository = repository; service.mailer = mailer
-            let handler = HandHandler()
-            handler.requestID = RequestID(thread &* n &+ i); handler.user = User(); handler.unitOfWork = UnitOfWork()
-            handler.service = service; handler.logger = logger; handler.config = config
-            blackHole(handler.service)
-        }
-    }
+    let byHand = HandWiredRequests(from: app)
     report.measure("concurrent-requests", unit: "ns/request", rounds: 9, [
-        .wallNsPerOp("direct-1thread", threads: 1, ops: 400_000, perThread: direct),
-        .wallNsPerOp("direct", threads: 2, ops: 400_000, perThread: direct),
-        .wallNsPerOp("project-1thread", threads: 1, ops: 40_000, perThread: request),
-        .wallNsPerOp("project", threads: 2, ops: 40_000, perThread: request),
+        .wallNsPerOp("direct-1thread", threads: 1, ops: 400_000, perThread: { thread, n in byHand.run(from: thread &* n, count: n) }),
+        .wallNsPerOp("direct", threads: 2, ops: 400_000, perThread: { thread, n in byHand.run(from: thread &* n, count: n) }),
+        .wallNsPerOp("project-1thread", threads: 1, ops: 40_000, perThread: { thread, n in projectRequests(app, from: thread &* n, count: n) }),
+        .wallNsPerOp("project", threads: 2, ops: 40_000, perThread: { thread, n in projectRequests(app, from: thread &* n, count: n) }),
     ])
 }

@@ -15,7 +15,7 @@ extension SingletonSlot {
             singletonMade(resolution)
             return nil
         }
-        return beginInjecting(made, resolution)
+        return beginInjecting(made, resolution, ownedAs: word)
     }
 
     /// The last step of making the singleton, injected: published with its group.
@@ -111,11 +111,14 @@ extension SingletonSlot {
     }
 
     /// Caches `made` for `resolution` while it is injected; returns the mark that tells what
-    /// was made since.
-    func beginInjecting(_ made: MadeValue, _ resolution: Resolution) -> UInt64 {
+    /// was made since. `word`: the owner's word if `resolution` claimed the slot without the
+    /// lock, which becomes `locked` here (the phase is written below, so there is no `making`
+    /// to settle it into first).
+    func beginInjecting(_ made: MadeValue, _ resolution: Resolution, ownedAs word: UInt?) -> UInt64 {
         let shareable = made.isReference
         return Coordinator.lock.withLock {
-            settleLocked()
+            let lockedHere = word.map { records[index].owner.compareExchange(expected: $0, desired: SlotOwner.locked, ordering: .acquiringAndReleasing).exchanged } ?? false
+            if !lockedHere { settleLocked() }
             states[index].made = made
             states[index].phase = .injecting(owner: resolution, depth: resolution.depth, shareable: shareable)
             resolution.group.root.injectors.append(.init(resolution: resolution, depth: resolution.depth))

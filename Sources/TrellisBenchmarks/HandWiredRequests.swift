@@ -1,0 +1,32 @@
+import Trellis
+
+/// `request`'s objects made and filled by hand, from the application's made singletons: the
+/// `direct` contender of `request` and `concurrent-requests`.
+struct HandWiredRequests: Sendable {
+    let config: Config, repository: Repository, logger: Logger
+    let metrics: Metrics, clock: Clock, mailer: Mailer
+
+    /// The singletons the requests take from `app` (made already).
+    init(from app: ApplicationContext) {
+        config = try! app.object("config")
+        repository = try! app.object("repository")
+        logger = try! app.object("logger")
+        metrics = try! app.object("metrics")
+        clock = try! app.object("clock")
+        mailer = try! app.object("mailer")
+    }
+
+    /// Makes `count` requests by hand, numbered from `first`.
+    @inline(__always)
+    func run(from first: Int, count: Int) {
+        for i in first..<first + count {
+            let service = HandService()
+            service.logger = logger; service.metrics = metrics; service.clock = clock
+            service.repository = repository; service.mailer = mailer
+            let handler = HandHandler()
+            handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
+            handler.service = service; handler.logger = logger; handler.config = config
+            blackHole(handler.service)
+        }
+    }
+}
