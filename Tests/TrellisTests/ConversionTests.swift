@@ -37,6 +37,26 @@ private struct ConversionFactory: ObjectFactory {
     }
 }
 
+private protocol Greeting: AnyObject { func greet() -> String }
+private protocol Counting: AnyObject { func count() -> Int }
+private final class GreeterCounter: Greeting, Counting {
+    func greet() -> String { "hello" }
+    func count() -> Int { 42 }
+}
+
+/// The same singleton through two protocols, each with a requirement of its own.
+private final class TwoViews {
+    @Inject("both") var greeting: any Greeting
+    @Inject("both") var counting: any Counting
+}
+
+private struct TwoViewsFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("both") { GreeterCounter() }
+        createPrototype("views") { TwoViews() }
+    }
+}
+
 private struct BrokenDraftFactory: ObjectFactory {
     var definitions: Definitions {
         createPrototype("brokenDraft") { () throws -> DraftMailer in throw DraftFailure() }
@@ -101,6 +121,20 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
             #expect(same(client.transport, declared))
             #expect(client.pricing.rate == 7)
             #expect(same(try context.object("sender", as: ConversionSender.self).mailer, declared))
+        }
+    }
+
+    /// Each kept conversion is found for its own type: a value kept as one protocol and handed
+    /// out as the other would call through the wrong conformance.
+    @Test func aSingletonKeptAsTwoProtocolsAnswersThroughEachOnesOwnConformance() throws {
+        let context = try ApplicationContext(TwoViewsFactory())
+        for _ in 0..<3 {
+            #expect(try context.object("both", as: (any Greeting).self).greet() == "hello")
+            #expect(try context.object("both", as: (any Counting).self).count() == 42)
+            let views = try context.object("views", as: TwoViews.self)
+            #expect(views.greeting.greet() == "hello")
+            #expect(views.counting.count() == 42)
+            #expect(same(views.greeting, views.counting))
         }
     }
 

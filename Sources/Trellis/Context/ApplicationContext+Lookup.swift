@@ -48,10 +48,10 @@ extension ApplicationContext {
     /// What `_object(named:type:into:from:)` did.
     @usableFromInline
     enum Outcome {
-        /// The made singleton, of the requested type, is in this slot.
+        /// The made singleton, of the requested type, is in this slot: its published value, or
+        /// its kept conversion to that type (`DefinitionRecord.keptConversion`).
         case made(ValueSlot)
-        /// The object, of the requested type, was written into the caller's memory: a new one, or a
-        /// made singleton's kept conversion (`DefinitionRecord.copyConversion`).
+        /// A new object, of the requested type, was written into the caller's memory.
         case madeInto
         /// A made singleton declared with another type (identified): the caller converts it.
         case convertible(ValueSlot, ObjectIdentifier)
@@ -89,7 +89,7 @@ extension ApplicationContext {
             if let made = records[index].published.load(ordering: .acquiring) {
                 let declared = records[index].typeID
                 if declared == type { return .made(made) }
-                return records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
+                return records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
             }
             guard records[index].typeID == type else { return .needsConversion(Unretained(self), index: index) }
             return try Creation(of: index, in: self).make(into: result, from: requester)
@@ -113,7 +113,7 @@ extension ApplicationContext {
                 guard let made = parent.records[index].published.load(ordering: .acquiring) else { return nil }
                 let declared = parent.records[index].typeID
                 if declared == type { return .made(made) }
-                return parent.records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
+                return parent.records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
             }
             if let made { return made }
             let parent = context.object
@@ -121,7 +121,7 @@ extension ApplicationContext {
             if let made = parent.records[index].published.load(ordering: .acquiring) {
                 let declared = parent.records[index].typeID
                 if declared == type { return .made(made) }
-                return parent.records[index].copyConversion(to: type, into: result) ? .madeInto : .convertible(made, declared)
+                return parent.records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
             }
             guard parent.records[index].typeID == type else { return .needsConversion(context, index: index) }
             return try Creation(of: index, in: parent).make(into: result, from: requester)

@@ -41,23 +41,22 @@ extension DefinitionRecord {
         return try convertFirst(made, as: T.self, after: head)
     }
 
-    /// Copies the made singleton's kept conversion to the type `type` identifies into `result`
-    /// (uninitialised memory for that type); `false` when there is none yet. Not generic: a
-    /// lookup's non-generic part answers a repeated conversion without the generic path's
-    /// second walk of the chain.
+    /// Where the made singleton's kept conversion to the type `type` identifies lies: a slot of
+    /// that type, valid as long as the context (its record keeps the list); `nil` when there is
+    /// none yet. Not generic: a lookup's non-generic part, or an injection route, hands the slot
+    /// on as a made value, which the caller's code, specialised for the type, copies out (the
+    /// box's own copy goes through the type's value witnesses).
     @inline(__always)
-    func copyConversion(to type: ObjectIdentifier, into result: ValueSlot) -> Bool {
+    func keptConversion(to type: ObjectIdentifier) -> ValueSlot? {
         // Inlined up to the empty list's check: a lookup as an optional of the declared type
         // (converted by the caller, never kept) pays one load.
-        guard let head = conversions.load(ordering: .acquiring) else { return false }
-        return Self.copyConversion(from: head, to: type, into: result)
+        guard let head = conversions.load(ordering: .acquiring) else { return nil }
+        return Self.keptConversion(from: head, to: type)
     }
 
     @inline(never)
-    private static func copyConversion(from head: Unretained<Conversion>, to type: ObjectIdentifier, into result: ValueSlot) -> Bool {
-        guard let kept = conversion(to: type, from: head) else { return false }
-        kept.with { $0.converted.copy(into: result) }
-        return true
+    private static func keptConversion(from head: Unretained<Conversion>, to type: ObjectIdentifier) -> ValueSlot? {
+        conversion(to: type, from: head)?.with { $0.converted.slot }
     }
 
     /// The kept conversion to the type `type` identifies, in the list from `head`.

@@ -12,11 +12,10 @@ extension InjectRequest {
         let routed = context.with { context -> RoutedField in
             guard !context.records[index].isAsync else { return .lookUp }
             guard context.records[index].typeID == type else {
-                // Declared as another type: a made singleton is converted; a prototype, or (in a
-                // synchronous injection) a singleton not made yet, is made as `Any` for the
-                // field's code to cast.
-                if let made = context.records[index].published.load(ordering: .acquiring) { return .convertible(made, Unretained(context)) }
-                return context.records[index].scope == .prototype || !isAsync ? .toMakeAny : .lookUp
+                // A prototype declared as another type is made as `Any` for the field's code to
+                // cast; a singleton is looked at apart.
+                if context.records[index].scope == .prototype { return .toMakeAny }
+                return routedAsOtherType(index, of: context, type)
             }
             if context.records[index].scope == .prototype { return .toMake }
             guard let made = context.records[index].published.load(ordering: .acquiring) else {
@@ -28,6 +27,18 @@ extension InjectRequest {
         // The edge is recorded already: the injection recorded every routed field's edge before
         // filling any (`recordRoutedEdges`).
         return routed
+    }
+
+    /// `routed` for a singleton declared as another type than the field's (`type`): its kept
+    /// conversion to it, else the made singleton to convert; not made yet, made as `Any` for the
+    /// field's code to cast (in a synchronous injection). Apart, so the common route (a target
+    /// declared as the field's type) stays short.
+    @inline(never)
+    private func routedAsOtherType(_ index: Int, of context: ApplicationContext, _ type: ObjectIdentifier) -> RoutedField {
+        if let made = context.records[index].published.load(ordering: .acquiring) {
+            return context.records[index].keptConversion(to: type).map(RoutedField.made) ?? .convertible(made, Unretained(context))
+        }
+        return isAsync ? .lookUp : .toMakeAny
     }
 
     /// Writes the made singleton of the field's target, whose published value is `made` in
