@@ -138,6 +138,22 @@ private func same(_ first: AnyObject?, _ second: AnyObject?) -> Bool { first ===
         }
     }
 
+    /// The same through async injection: by the route (an awaited lookup of the prototype) and
+    /// by name (`inject(into:)`, which has no route).
+    @Test func aSingletonKeptAsTwoProtocolsAnswersThroughEachOnesOwnConformanceWhenAwaited() async throws {
+        let context = try await ApplicationContext(TwoViewsFactory())
+        for _ in 0..<3 {
+            let views = try await context.object("views", as: TwoViews.self)
+            #expect(views.greeting.greet() == "hello")
+            #expect(views.counting.count() == 42)
+            let injected = TwoViews()
+            try await context.inject(into: injected)
+            #expect(injected.greeting.greet() == "hello")
+            #expect(injected.counting.count() == 42)
+            #expect(same(injected.greeting, views.counting))
+        }
+    }
+
     @Test func aPrototypeInjectedAsAProtocolIsANewObjectEachTime() throws {
         let context = try ApplicationContext(ConversionFactory())
         let first = try context.object("client", as: ConversionClient.self)

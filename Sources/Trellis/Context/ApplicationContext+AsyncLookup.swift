@@ -36,7 +36,8 @@ extension ApplicationContext {
     }
 
     /// Finds `name` and returns a made singleton without making anything: `.made` (declared as
-    /// `type`), `.convertible` (declared otherwise), `.needsConversion` (not made), `.notFound`.
+    /// `type`, or its kept conversion to it), `.convertible` (declared otherwise),
+    /// `.needsConversion` (not made), `.notFound`.
     ///
     /// - Throws: `contextClosed` when the walk reaches a closed context.
     @usableFromInline
@@ -51,7 +52,8 @@ extension ApplicationContext {
             return context.with { context in
                 guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion(Unretained(context), index: index) }
                 let declared = context.records[index].typeID
-                return declared == type ? .made(made) : .convertible(made, declared)
+                if declared == type { return .made(made) }
+                return context.records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
             }
         }
     }
