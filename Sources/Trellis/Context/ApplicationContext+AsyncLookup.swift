@@ -51,9 +51,7 @@ extension ApplicationContext {
             requester?.recordEdge(to: index, levels: levels)
             return context.with { context in
                 guard let made = context.records[index].published.load(ordering: .acquiring) else { return .needsConversion(Unretained(context), index: index) }
-                let declared = context.records[index].typeID
-                if declared == type { return .made(made) }
-                return context.records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
+                return context.records[index].outcome(ofMade: made, as: type)
             }
         }
     }

@@ -86,11 +86,7 @@ extension ApplicationContext {
     private func _object(named name: String, hash: UInt32, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         if let index = table.definition(named: name, hash: hash) {
             if let requester { try requester.noteLookup(of: self, index, levels: 0) }
-            if let made = records[index].published.load(ordering: .acquiring) {
-                let declared = records[index].typeID
-                if declared == type { return .made(made) }
-                return records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
-            }
+            if let made = records[index].published.load(ordering: .acquiring) { return records[index].outcome(ofMade: made, as: type) }
             guard records[index].typeID == type else { return .needsConversion(Unretained(self), index: index) }
             return try Creation(of: index, in: self).make(into: result, from: requester)
         }
@@ -111,18 +107,12 @@ extension ApplicationContext {
                 if parent.records[index].isAsync && requester != nil { return nil }
                 requester?.recordEdge(to: index, levels: levels)
                 guard let made = parent.records[index].published.load(ordering: .acquiring) else { return nil }
-                let declared = parent.records[index].typeID
-                if declared == type { return .made(made) }
-                return parent.records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
+                return parent.records[index].outcome(ofMade: made, as: type)
             }
             if let made { return made }
             let parent = context.object
             if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
-            if let made = parent.records[index].published.load(ordering: .acquiring) {
-                let declared = parent.records[index].typeID
-                if declared == type { return .made(made) }
-                return parent.records[index].keptConversion(to: type).map(Outcome.made) ?? .convertible(made, declared)
-            }
+            if let made = parent.records[index].published.load(ordering: .acquiring) { return parent.records[index].outcome(ofMade: made, as: type) }
             guard parent.records[index].typeID == type else { return .needsConversion(context, index: index) }
             return try Creation(of: index, in: parent).make(into: result, from: requester)
         }

@@ -41,6 +41,15 @@ extension DefinitionRecord {
         return try convertFirst(made, as: T.self, after: head)
     }
 
+    /// What a lookup of the made singleton (its published value `made`) as the type `type`
+    /// identifies answers: the value itself when declared so, else its kept conversion to that
+    /// type, else the singleton for the caller to convert.
+    @inline(__always)
+    func outcome(ofMade made: ValueSlot, as type: ObjectIdentifier) -> ApplicationContext.Outcome {
+        if typeID == type { return .made(made) }
+        return keptConversion(to: type).map(ApplicationContext.Outcome.made) ?? .convertible(made, typeID)
+    }
+
     /// Where the made singleton's kept conversion to the type `type` identifies lies: a slot of
     /// that type, valid as long as the context (its record keeps the list); `nil` when there is
     /// none yet. Not generic: a lookup's non-generic part, or an injection route, hands the slot

@@ -102,8 +102,7 @@ extension SingletonSlot {
         var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
             settleLocked()
-            states[index].phase = .idle
-            records[index].owner.store(SlotOwner.free, ordering: .releasing)
+            becomeIdleLocked()
             woken = wakeWaiters()
             Coordinator.lock.broadcast()
         }
@@ -208,23 +207,27 @@ extension SingletonSlot {
     @inline(__always)
     func publishLocked(_ made: MadeValue) -> MadeValue? {
         states[index].madeOrder = Coordinator.nextSequence()
-        states[index].phase = .idle
-        if records[index].scope == .weak {
-            records[index].owner.store(SlotOwner.free, ordering: .releasing)
-            return keepWeakly()
-        }
+        // Idle after the value: a lookup that claims the freed slot without the lock finds it made.
+        defer { becomeIdleLocked() }
+        if records[index].scope == .weak { return keepWeakly() }
         records[index].published.store(made.published(in: unretainedContext.with { $0.tables.cells }, at: index), ordering: .releasing)
-        // After the value: a lookup that claims the freed slot without the lock finds it made.
-        records[index].owner.store(SlotOwner.free, ordering: .releasing)
         return nil
     }
 
     /// Forgets what was made and makes the slot claimable again, handing back the object for the
     /// caller to release (or dispose) after the lock. Called with the lock held.
     func dropLocked() -> AnyObject? {
+        becomeIdleLocked()
+        return states[index].made.take()?.owner
+    }
+
+    /// Nobody is making the singleton any more: the phase says so, and the word is freed for a
+    /// claim without the lock. The one way back to `idle`, so that the two never disagree.
+    /// Called with the lock held.
+    @inline(__always)
+    private func becomeIdleLocked() {
         states[index].phase = .idle
         records[index].owner.store(SlotOwner.free, ordering: .releasing)
-        return states[index].made.take()?.owner
     }
 
     /// Keeps the weak singleton weakly and hands back the strong value. Called with the lock

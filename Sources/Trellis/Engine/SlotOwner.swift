@@ -40,10 +40,6 @@ enum SlotOwner {
         return address << 16 | UInt(depth)
     }
 
-    /// Whether `word` names a lock-free owner.
-    @inline(__always)
-    static func isOwner(_ word: UInt) -> Bool { word > publishing }
-
     /// The resolution and depth a lock-free owner's word names. The resolution is alive while
     /// the word names it: its lookup keeps it until the slot's making ends, which changes the
     /// word first.
