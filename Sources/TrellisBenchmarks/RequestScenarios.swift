@@ -87,6 +87,31 @@ func requests(_ report: Report) {
     ])
 }
 
+/// `request-async`: `request`'s loop as an async server handler writes it — the child built with
+/// `try await ApplicationContext(…)`, the handler looked up with `try await`, the child closed
+/// with `try await close()` — against the synchronous loop in the same rounds (`sync`) and the
+/// objects made by hand. A task runs the loop; its one start is amortised over the rounds.
+func asyncRequests(_ report: Report) {
+    let app = makeRequestApp()
+    let byHand = HandWiredRequests(from: app)
+    report.measure("request-async", unit: "ns/request", [
+        .nsPerOp("direct", ops: 100_000) { n in byHand.run(from: 0, count: n) },
+        .nsPerOp("sync", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
+        .nsPerOp("project", ops: 10_000) { n in blockingOn { await projectAsyncRequests(app, from: 0, count: n) } },
+    ])
+}
+
+/// `projectRequests` with `await`: each request context built, its handler looked up and the
+/// context closed by the async forms.
+@inline(never)
+func projectAsyncRequests(_ app: ApplicationContext, from first: Int, count: Int) async {
+    for i in first..<first + count {
+        let request = try! await ApplicationContext(RequestScopeFactory(id: i), parent: app)
+        blackHole(try! await request.object("handler", as: InjectedHandler.self).service)
+        try! await request.close()
+    }
+}
+
 /// Makes `count` request contexts under `app`, numbered from `first`: each built, its handler
 /// looked up, closed.
 @inline(__always)

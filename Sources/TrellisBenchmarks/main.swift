@@ -25,7 +25,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "request", "request-protocols", "bytype",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "request", "request-protocols", "request-async", "bytype",
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -63,6 +63,7 @@ if wants("concurrent-requests") { concurrentRequests(report) }
 if wants("child") { childRequests(report) }
 if wants("request") { requests(report) }
 if wants("request-protocols") { protocolRequests(report) }
+if wants("request-async") { asyncRequests(report) }
 if wants("bytype") { byTypeLookup(report) }
 if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
@@ -92,6 +93,8 @@ report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"
 report.ratio("request", "project/direct", ("request", "project"), ("request", "direct"))
 report.ratio("request-protocols", "project/direct", ("request-protocols", "project"), ("request-protocols", "direct"))
 report.ratio("request-protocols", "project/request", ("request-protocols", "project"), ("request", "project"))
+report.ratio("request-async", "project/direct", ("request-async", "project"), ("request-async", "direct"))
+report.ratio("request-async", "project/sync", ("request-async", "project"), ("request-async", "sync"))
 report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("asyncSingleton", "project/sync", ("asyncSingleton", "project"), ("asyncSingleton", "sync"))
 report.ratio("asyncSingleton", "project/async-call", ("asyncSingleton", "project"), ("asyncSingleton", "async-call"))

@@ -78,18 +78,19 @@ extension ApplicationContext {
             if records[index].typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
             return try converted(index, made, as: T.self) { (requester?.path ?? []) + [$0] }
         }
-        let value: Any
-        if records[index].scope == .prototype {
-            value = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> Any in
-                try await Creation(of: index, in: self).makeAnyAsync(in: resolution)
-            }
-        } else {
-            let made = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
-                try await SingletonSlot(self, index).madeAsync(resolution)
-            }
-            if made.typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
-            value = made.anyValue
+        let made = try await Resolution.runAsync(from: requester) { resolution async throws(ContextError) -> MadeValue in
+            try await Creation(of: index, in: self).madeAsync(in: resolution)
         }
+        if made.typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
+        return try cast(made, of: index, as: T.self, from: requester)
+    }
+
+    /// A made object of definition `index` whose declared type is not `T`, as a `T`. Apart from
+    /// `resolveAsync`: the runtime's `Optional<T>` metadata the cast needs is asked for on entry
+    /// to the function that casts, whichever branch runs.
+    @inline(never)
+    private func cast<T>(_ made: MadeValue, of index: Int, as _: T.Type, from requester: AsyncRequester?) throws(ContextError) -> T {
+        let value = made.anyValue
         if let typed = value as? T { return typed }
         throw mismatch(index, value, as: T.self) { (requester?.path ?? []) + [$0] }
     }

@@ -91,7 +91,9 @@ struct DefinitionKind<T> {
                 guard try mayProbe(resolution) else { return nil }
                 resolution.push(context, index, injectInits: 0)
                 defer { resolution.pop() }
-                return try await Creation(of: index, in: context).constructAsync(resolution).anyValue
+                let creation = Creation(of: index, in: context)
+                if let synchronous = try creation.constructWithoutAwait(resolution) { return synchronous.anyValue }
+                return try await creation.constructAsync(resolution).anyValue
             }
             return try probed(probe)
         }

@@ -48,7 +48,7 @@ enum FactoryValidation {
             let session = Session(problems: collector, restrictsAsyncOf: concurrentPhase ? scratch : nil)
             let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
             do throws(ContextError) {
-                _ = try await Creation(of: index, in: scratch).makeAnyAsync(in: resolution)
+                _ = try await Creation(of: index, in: scratch).madeAsync(in: resolution)
             } catch {
                 collector.add(error, foundIn: error.path.dropLast().last ?? definitions[index].key)
             }

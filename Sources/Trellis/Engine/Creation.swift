@@ -109,21 +109,28 @@ struct Creation {
 
     // MARK: Async drivers (the same steps, waiting by suspending)
 
-    /// Makes the object as its definition declares it, by an async lookup in `resolution`: a
-    /// prototype with the steps of the synchronous `prototype`, awaiting its closure and
-    /// properties; a singleton through its slot.
-    func makeAnyAsync(in resolution: Resolution) async throws(ContextError) -> Any {
+    /// Makes the object as its definition declares it, by an async lookup in `resolution`, held
+    /// as made: a prototype with the steps of the synchronous `prototype`, awaiting what must be
+    /// awaited of its closure and properties; a singleton through its slot.
+    func madeAsync(in resolution: Resolution) async throws(ContextError) -> MadeValue {
         let context = unretainedContext.object
         guard context.records[index].scope == .prototype else {
-            return try await SingletonSlot(context, index).madeAsync(resolution).anyValue
+            return try await SingletonSlot(context, index).madeAsync(resolution)
         }
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
-        let made = try await constructAsync(resolution)
-        try await ObjectInjection.injectAsync(made, index, of: context, resolution)
+        let made: MadeValue
+        if let synchronous = try constructWithoutAwait(resolution) {
+            made = synchronous
+        } else {
+            made = try await constructAsync(resolution)
+        }
+        if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
+            try await started.injection.finish(started.step)
+        }
         prototypeMade(in: context, resolution)
-        return made.anyValue
+        return made
     }
 }

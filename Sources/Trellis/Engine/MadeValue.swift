@@ -90,6 +90,17 @@ struct MadeValue {
 
     /// A copy of the value as a `T`, the declared type.
     func value<T>(as type: T.Type) -> T {
+        // A class type's reference is read as the `T` it is: the generic temporary would cost an
+        // unspecialised caller (an async lookup's slow path) `Optional<T>`'s metadata from the
+        // runtime, about 900 instructions per object.
+        if case let .object(object, _) = storage { return ValueSlot.reference(object, as: T.self) }
+        return boxedValue(as: T.self)
+    }
+
+    /// `value(as:)` of a boxed value. Apart: the generic temporary's metadata is asked for on
+    /// entry to the function that has it, whichever branch runs.
+    @inline(never)
+    private func boxedValue<T>(as type: T.Type) -> T {
         ValueSlot.making(T.self) { copy(into: $0) }
     }
 

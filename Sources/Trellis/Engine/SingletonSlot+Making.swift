@@ -57,23 +57,34 @@ extension SingletonSlot {
     func madeAsync(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
         let context = context
         if records[index].runsOnMainActor { return try await madeOnMainActor(context, resolution) }
-        if let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
+        // Claimed without the lock as a synchronous lookup claims it: an async definition is
+        // not (its closure suspends while it owns the slot), so an owner without the lock never
+        // suspends before it publishes or begins injecting, whichever way it waits.
+        let word = claimWithoutLock(resolution)
+        if word == nil, let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
         let creationMark = Coordinator.mark
         let made: MadeValue
         do {
-            made = try await Creation(of: index, in: context).constructAsync(resolution)
+            let creation = Creation(of: index, in: context)
+            if let synchronous = try creation.constructWithoutAwait(resolution) {
+                made = synchronous
+            } else {
+                made = try await creation.constructAsync(resolution)
+            }
         } catch {
-            abandon(ownedAs: nil)
+            abandon(ownedAs: word)
             throw error
         }
         // No count of wrappers made on one thread here (an async closure may hop threads): the
         // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: nil) else { return made }
+        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return made }
         do {
-            try await ObjectInjection.injectAsync(made, index, of: context, resolution)
+            if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
+                try await started.injection.finish(started.step)
+            }
         } catch {
             failInjecting(resolution, since: mark)
             throw error

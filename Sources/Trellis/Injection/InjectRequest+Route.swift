@@ -76,9 +76,9 @@ extension InjectRequest {
         let found = requester.context.with { $0.ancestor(target.levels) }
         // At +0: the injecting context keeps the target's context (itself or a parent) alive.
         _ = try found.with { context throws(ContextError) in
-            guard !isAsync else { return try Creation(of: target.index, in: context).make(into: result, from: requester) }
-            // A synchronous injection runs on the thread executing its resolution, at the
-            // injected object's frame: no need to ask the thread which resolution that is.
+            // An injection runs on the thread executing its resolution (an async one binds it
+            // while it fills without awaiting), at the injected object's frame: no need to ask
+            // the thread which resolution that is.
             return try requester.resolution.with { resolution throws(ContextError) in
                 guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
                     return try Creation(of: target.index, in: context).make(into: result, from: requester)
@@ -100,8 +100,7 @@ extension InjectRequest {
         // As `makeTarget`, kept apart from it: sharing one body through a closure cost the
         // prototype's hot path about 130 instructions.
         return try found.with { context throws(ContextError) -> Any in
-            guard !isAsync else { return try Creation(of: target.index, in: context).makeAny(from: requester) }
-            return try requester.resolution.with { resolution throws(ContextError) -> Any in
+            try requester.resolution.with { resolution throws(ContextError) -> Any in
                 guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
                     return try Creation(of: target.index, in: context).makeAny(from: requester)
                 }

@@ -67,30 +67,95 @@ struct ObjectInjection: BitwiseCopyable {
     /// is looked up with `await` and then stored; `didInject` of a class aware only on the main
     /// actor is called there.
     func applyAsync() async throws(ContextError) {
-        let context = context.object, plan = plan.object, resolution = resolution.object
+        let step = try applyWithoutAwait()
+        if case .done = step { return }
+        try await finish(step)
+    }
+
+    /// Where an async injection stands once it filled what it could without awaiting.
+    enum AsyncStep {
+        /// Every field filled and `didInject` called: nothing to await.
+        case done
+        /// Field `position` names an object an async lookup must make.
+        case awaiting(Int)
+        /// Every field filled; `didInject` must be called on the main actor.
+        case didInjectOnMainActor(UncheckedSendable<AnyObject>)
+    }
+
+    /// The synchronous start of an async injection: every field that needs no await is filled
+    /// here, up to the first that does. Most objects are done here, so the async lookup that
+    /// made them pays no task frames for their injection.
+    func applyWithoutAwait() throws(ContextError) -> AsyncStep {
+        let context = context.object, resolution = resolution.object
         if requester >= 0, !context.records[requester].isAsync, resolution.session.problems != nil {
             reportSynchronousInjections()
         }
         recordRoutedEdges()
-        for position in plan.fields.indices {
-            if try fill(position, isAsync: true) { continue }
-            let field = plan.fields.pinned(at: position)
-            let request = request(field, at: position, isAsync: true)
-            do throws(ContextError) {
-                let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
-                let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
-                _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-                    provided.initialize(as: Any.self, to: value)
-                    defer { provided.deinitialize(as: Any.self) }
-                    return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
-                }
-            } catch {
-                try collectOrThrow(error)
+        return try fillWithoutAwait(from: 0)
+    }
+
+    /// Fills field `position` if it needs no await, bound to the calling thread as
+    /// `fillWithoutAwait(from:)` is; `false` if it still needs one.
+    private func fillWithoutAwait(_ position: Int) throws(ContextError) -> Bool {
+        try ThreadState.current.runningSynchronously(resolution.object) { () throws(ContextError) -> Bool in
+            try fill(position, isAsync: true)
+        }
+    }
+
+    /// Fills the pending fields from `start` on, up to the first an async lookup must make,
+    /// with the resolution bound to the calling thread: a prototype a field makes is then made
+    /// in it, as in a synchronous injection, instead of in a continuation resolution.
+    private func fillWithoutAwait(from start: Int) throws(ContextError) -> AsyncStep {
+        let count = plan.with { $0.fields.count }
+        let awaiting = try ThreadState.current.runningSynchronously(resolution.object) { () throws(ContextError) -> Int? in
+            for position in start..<count where try !fill(position, isAsync: true) { return position }
+            return nil
+        }
+        if let awaiting { return .awaiting(awaiting) }
+        guard let unaware = fieldsFilled() else { return .done }
+        return .didInjectOnMainActor(unaware)
+    }
+
+    /// The rest of an async injection `applyWithoutAwait` started: each field it stopped at is
+    /// looked up with `await`, then filling goes on without awaiting.
+    func finish(_ step: AsyncStep) async throws(ContextError) {
+        var step = step
+        while true {
+            switch step {
+            case .done:
+                return
+            case let .awaiting(position):
+                try await fillAwaiting(position)
+                step = try fillWithoutAwait(from: position + 1)
+            case let .didInjectOnMainActor(unaware):
+                let context = context.object
+                let onMainActor: @MainActor @Sendable () -> Bool = { Self.didInject(unaware, from: context) }
+                if !(await onMainActor()) { throw isolatedAwareness() }
+                return
             }
         }
-        guard let unaware = fieldsFilled() else { return }
-        let onMainActor: @MainActor @Sendable () -> Bool = { Self.didInject(unaware, from: context) }
-        if !(await onMainActor()) { throw isolatedAwareness() }
+    }
+
+    /// Fills field `position` with the object an async lookup makes for it.
+    private func fillAwaiting(_ position: Int) async throws(ContextError) {
+        let context = context.object, resolution = resolution.object
+        let field = plan.with { $0.fields.pinned(at: position) }
+        let request = request(field, at: position, isAsync: true)
+        do throws(ContextError) {
+            let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
+            let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
+            // A singleton made now is published: its route hands it to the field as the type it
+            // is, without the dynamic cast of the `Any` (a prototype, or a singleton published
+            // later with its group, is filled from the `Any`).
+            if try fillWithoutAwait(position) { return }
+            _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
+                provided.initialize(as: Any.self, to: value)
+                defer { provided.deinitialize(as: Any.self) }
+                return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
+            }
+        } catch {
+            try collectOrThrow(error)
+        }
     }
 
     /// Fills field `position` if it is pending, as far as it can be without waiting: the one
@@ -231,18 +296,24 @@ struct ObjectInjection: BitwiseCopyable {
         try ObjectInjection(of: made, as: T.self, isClass: isClass, index, context, resolution, wrappersMade: wrappersMade)?.apply()
     }
 
-    /// Injects `made`, an object of definition `index` of `context` made by an async lookup, in place:
-    /// properties are filled by async lookups. (The stripped-reflection check needs the count
-    /// of wrappers made on one thread, which an async closure does not have; it is done by
-    /// synchronous makes only.)
-    static func injectAsync(_ made: MadeValue, _ index: Int, of context: ApplicationContext, _ resolution: Resolution) async throws(ContextError) {
-        func inject<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) async throws(ContextError) {
+    /// Starts injecting `made`, an object of definition `index` of `context` made by an async
+    /// lookup, in place: every property that needs no await is filled here (`applyWithoutAwait`);
+    /// the injection to finish with `finish` if one does, else `nil`. (The stripped-reflection
+    /// check needs the count of wrappers made on one thread, which an async closure does not
+    /// have; it is done by synchronous makes only.)
+    static func injectWithoutAwait(_ made: MadeValue, _ index: Int, of context: ApplicationContext, _ resolution: Resolution) throws(ContextError) -> (injection: ObjectInjection, step: AsyncStep)? {
+        func inject<Object>(_: Object.Type, _ context: ApplicationContext, _ made: MadeValue, _ index: Int, _ resolution: Resolution) throws(ContextError) -> (injection: ObjectInjection, step: AsyncStep)? {
             let isClass = context.records[index].isClassType
-            try await made.withSlot { slot async throws(ContextError) in
-                try await ObjectInjection(of: slot, as: Object.self, isClass: isClass, index, context, resolution, wrappersMade: 0)?.applyAsync()
+            // The injection outlives the slot: it holds where the fields lie (the object, or the
+            // box's storage of a struct), which `made` keeps, not the slot.
+            return try made.withSlot { slot throws(ContextError) -> (injection: ObjectInjection, step: AsyncStep)? in
+                guard let injection = try ObjectInjection(of: slot, as: Object.self, isClass: isClass, index, context, resolution, wrappersMade: 0) else { return nil }
+                let step = try injection.applyWithoutAwait()
+                if case .done = step { return nil }
+                return (injection, step)
             }
         }
-        try await inject(context.records[index].objectType, context, made, index, resolution)
+        return try inject(context.records[index].objectType, context, made, index, resolution)
     }
 
     // MARK: Preparing

@@ -65,6 +65,13 @@ struct ValueSlot {
 
     // MARK: A class instance as another type
 
+    /// `object` as a `T`, its class type (a made singleton's declared type): a copy of the
+    /// reference, read where it lies rather than moved through a generic temporary.
+    @inline(__always)
+    static func reference<T>(_ object: AnyObject, as _: T.Type) -> T {
+        withUnsafePointer(to: object) { ValueSlot(reading: $0).value(as: T.self) }
+    }
+
     /// Whether the value here (converted from `object`) holds `object` as its first word, the
     /// way a class reference, `AnyObject`, a class-bound existential and an existential's inline
     /// buffer hold a class instance.
