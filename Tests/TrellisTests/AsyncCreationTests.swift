@@ -68,6 +68,42 @@ private struct CountingFactory: ObjectFactory {
 
 private struct CountingFailure: Error {}
 
+/// A synchronous singleton with a property naming an async singleton: made without waiting for
+/// a property of `NeedyHandler`, its own injection must await.
+private final class Needy {
+    @Inject var slow: SlowPart
+}
+
+private final class SlowPart {}
+
+private final class NeedyHandler {
+    @Inject var needy: Needy
+    @Inject var visitor: Visitor
+}
+
+private struct AwaitingFactory: ObjectFactory {
+    let runs = Guarded<[String: Int]>([:])
+    let slowFails: Bool
+
+    @discardableResult
+    private func ran(_ key: String) -> Int { runs.withLock { $0[key, default: 0] += 1; return $0[key]! } }
+
+    var definitions: Definitions {
+        createSingleton("slow") { [self] () async throws -> SlowPart in
+            ran("slow")
+            await Task.yield()
+            if slowFails { throw CountingFailure() }
+            return SlowPart()
+        }
+        createSingleton("needy") { [self] in
+            ran("needy")
+            return Needy()
+        }
+        createSingleton("visitor") { Visitor() }
+        createPrototype("handler") { NeedyHandler() }
+    }
+}
+
 @Suite struct AsyncCreationTests {
     @Test func tasksAndThreadsAskingForOneSynchronousSingletonMakeItOnceEveryRound() async throws {
         for round in 0..<100 {
@@ -136,5 +172,42 @@ private struct CountingFailure: Error {}
         #expect(factory.runs.value["handler"] == 5)
         #expect(factory.runs.value["part"] == 5)
         #expect(factory.runs.value["visitor"] == 1)
+    }
+
+    @Test func aSingletonMadeForAPropertyIsFinishedByTheAwaitedLookupWhenItsOwnPropertyMustBeAwaited() async throws {
+        // Docs/Async.md: an async definition a property names is awaited, however deep.
+        let factory = AwaitingFactory(slowFails: false)
+        let context = try await ApplicationContext(factory)
+        // The handler's parts, as identities (the handler is not Sendable).
+        let parts = await AsyncHangGuard.run("the handler") { () async -> [ObjectIdentifier]? in
+            guard let handler = try? await context.object("handler", as: NeedyHandler.self) else { return nil }
+            return [ObjectIdentifier(handler.needy), ObjectIdentifier(handler.needy.slow), ObjectIdentifier(handler.visitor)]
+        }
+        let made = try #require(parts ?? nil)
+        #expect(made[0] == ObjectIdentifier(try Sync.object(context, "needy", as: Needy.self)))
+        #expect(made[1] == ObjectIdentifier(try await context.object("slow", as: SlowPart.self)))
+        #expect(made[2] == ObjectIdentifier(try await context.object("visitor", as: Visitor.self)))
+        #expect(factory.runs.value == ["needy": 1, "slow": 1])
+    }
+
+    @Test func aSingletonMadeForAPropertyWhoseOwnPropertyFailsIsNotKept() async throws {
+        // Docs/Lifecycle.md: an object whose injection failed is dropped, and made again by the
+        // next lookup.
+        let factory = AwaitingFactory(slowFails: true)
+        let context = try await ApplicationContext(factory)
+        for _ in 0..<2 {
+            let outcome = await AsyncHangGuard.run("the failing handler") { () async -> String in
+                do {
+                    _ = try await context.object("handler", as: NeedyHandler.self)
+                    return "made"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            let message = try #require(outcome)
+            #expect(message.contains("slow"), "\(message)")
+            #expect(message.contains("needy"), "\(message)")
+        }
+        #expect(factory.runs.value == ["needy": 2, "slow": 2])
     }
 }

@@ -53,7 +53,8 @@ extension SingletonSlot {
     }
 
     /// `made` for an async lookup: the same steps, waiting by suspending; may make async
-    /// definitions.
+    /// definitions. A synchronous closure's singleton is made by `createWithoutWaiting`, the
+    /// blocking path's steps, and only what its injection must await is awaited.
     func madeAsync(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
         let context = context
         if records[index].runsOnMainActor { return try await madeOnMainActor(context, resolution) }
@@ -62,18 +63,19 @@ extension SingletonSlot {
         // suspends before it publishes or begins injecting, whichever way it waits.
         let word = claimWithoutLock(resolution)
         if word == nil, let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
+        if !records[index].isAsync {
+            switch try createWithoutWaiting(resolution, ownedAs: word) {
+            case let .made(made): return made
+            case let .injecting(pending): return try await pending.finish(resolution)
+            }
+        }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
         let creationMark = Coordinator.mark
         let made: MadeValue
         do {
-            let creation = Creation(of: index, in: context)
-            if let synchronous = try creation.constructWithoutAwait(resolution) {
-                made = synchronous
-            } else {
-                made = try await creation.constructAsync(resolution)
-            }
+            made = try await Creation(of: index, in: context).constructAsync(resolution)
         } catch {
             abandon(ownedAs: word)
             throw error
@@ -91,6 +93,56 @@ extension SingletonSlot {
         }
         try finishCreating(resolution)
         return made
+    }
+
+    /// How far an async lookup got making a singleton without waiting.
+    enum WithoutWaiting {
+        /// Made (published, or deferred with its group).
+        case made(MadeValue)
+        /// Injecting, one of its properties to await (`PendingSingleton.finish`). Indirect:
+        /// the common case stays the size of a made value.
+        indirect case injecting(PendingSingleton)
+    }
+
+    /// Makes the singleton, which `resolution` has claimed (`word`: without the lock), as far as
+    /// it can be without waiting: its synchronous closure run bound to the calling thread, then
+    /// published, or injected up to the first property an async lookup must make. The blocking
+    /// path's steps, and `madeAsync`'s, in one place for both async drivers.
+    func createWithoutWaiting(_ resolution: Resolution, ownedAs word: UInt?) throws(ContextError) -> WithoutWaiting {
+        let context = unretainedContext.object
+        if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        resolution.push(context, index, injectInits: 0)
+        defer { resolution.pop() }
+        let creationMark = Coordinator.mark
+        let made: MadeValue
+        do throws(ContextError) {
+            made = try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) -> MadeValue in
+                try Creation(of: index, in: context).constructSingleton(resolution)
+            }
+        } catch {
+            abandon(ownedAs: word)
+            throw error
+        }
+        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return .made(made) }
+        do throws(ContextError) {
+            if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
+                return .injecting(PendingSingleton(slot: self, made: made, mark: mark, injection: started.injection, step: started.step))
+            }
+        } catch {
+            failInjecting(resolution, since: mark)
+            throw error
+        }
+        try finishCreating(resolution)
+        return .made(made)
+    }
+
+    /// The singleton for a property an async injection fills without awaiting: made here if
+    /// its closure is synchronous and nobody else owns it (`createWithoutWaiting`); `nil` when
+    /// the injection must await it instead (an async or main-actor closure, a weak singleton,
+    /// another owner).
+    func madeWithoutWaiting(_ resolution: Resolution) throws(ContextError) -> WithoutWaiting? {
+        guard !records[index].isAsync, !records[index].runsOnMainActor, let word = claimWithoutLock(resolution) else { return nil }
+        return try createWithoutWaiting(resolution, ownedAs: word)
     }
 
     /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and

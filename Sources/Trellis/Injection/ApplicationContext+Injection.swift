@@ -27,7 +27,8 @@ extension ApplicationContext {
         let plan = InjectionPlan.of(type(of: object))
         if plan.isEmpty { return }
         try await Resolution.runAsync(from: nil) { resolution async throws(ContextError) in
-            try await ObjectInjection(self, plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution).applyAsync()
+            let injection = ObjectInjection(self, plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution)
+            try await injection.finish(try injection.applyWithoutAwait())
         }
         withExtendedLifetime(object) {}
     }

@@ -199,6 +199,8 @@ public struct Inject<Value> {
                 return true
             case .missing:
                 return try fillMissing(field, request)
+            case .toAwait:
+                return false
             case .lookUp:
                 break
             }

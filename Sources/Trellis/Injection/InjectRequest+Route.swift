@@ -10,7 +10,7 @@ extension InjectRequest {
         let index = target.index
         guard index >= 0 else { return .missing }
         let routed = context.with { context -> RoutedField in
-            guard !context.records[index].isAsync else { return .lookUp }
+            guard !context.records[index].isAsync else { return isAsync ? .toAwait : .lookUp }
             guard context.records[index].typeID == type else {
                 // A prototype declared as another type is made as `Any` for the field's code to
                 // cast; a singleton is looked at apart.
@@ -20,7 +20,7 @@ extension InjectRequest {
             if context.records[index].scope == .prototype { return .toMake }
             guard let made = context.records[index].published.load(ordering: .acquiring) else {
                 // An async injection awaits a singleton being made rather than block for it.
-                return isAsync ? .lookUp : .toMake
+                return isAsync ? .toAwait : .toMake
             }
             return .made(made)
         }
@@ -38,7 +38,7 @@ extension InjectRequest {
         if let made = context.records[index].published.load(ordering: .acquiring) {
             return context.records[index].keptConversion(to: type).map(RoutedField.made) ?? .convertible(made, Unretained(context))
         }
-        return isAsync ? .lookUp : .toMakeAny
+        return isAsync ? .toAwait : .toMakeAny
     }
 
     /// Writes the made singleton of the field's target, whose published value is `made` in

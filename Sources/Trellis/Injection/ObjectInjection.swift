@@ -63,28 +63,23 @@ struct ObjectInjection: BitwiseCopyable {
         if called != true { throw isolatedAwareness() }
     }
 
-    /// `apply` for an async injection: a property whose object must be made by an async lookup
-    /// is looked up with `await` and then stored; `didInject` of a class aware only on the main
-    /// actor is called there.
-    func applyAsync() async throws(ContextError) {
-        let step = try applyWithoutAwait()
-        if case .done = step { return }
-        try await finish(step)
-    }
-
     /// Where an async injection stands once it filled what it could without awaiting.
     enum AsyncStep {
         /// Every field filled and `didInject` called: nothing to await.
         case done
         /// Field `position` names an object an async lookup must make.
         case awaiting(Int)
+        /// Field `position` names a singleton made here whose own injection must await
+        /// (indirect: the pending injection holds a step of its own).
+        indirect case awaitingSingleton(Int, PendingSingleton)
         /// Every field filled; `didInject` must be called on the main actor.
         case didInjectOnMainActor(UncheckedSendable<AnyObject>)
     }
 
-    /// The synchronous start of an async injection: every field that needs no await is filled
-    /// here, up to the first that does. Most objects are done here, so the async lookup that
-    /// made them pays no task frames for their injection.
+    /// The synchronous start of an async injection (`apply` for an async lookup, finished by
+    /// `finish`): every field that needs no await is filled here, up to the first that does.
+    /// Most objects are done here, so the async lookup that made them pays no task frames for
+    /// their injection.
     func applyWithoutAwait() throws(ContextError) -> AsyncStep {
         let context = context.object, resolution = resolution.object
         if requester >= 0, !context.records[requester].isAsync, resolution.session.problems != nil {
@@ -92,6 +87,14 @@ struct ObjectInjection: BitwiseCopyable {
         }
         recordRoutedEdges()
         return try fillWithoutAwait(from: 0)
+    }
+
+    /// The context and definition the route names for `request`'s field, when every context up
+    /// to it is open (else the lookup by name says what is wrong).
+    private func routedTarget(of request: InjectRequest) -> (context: ApplicationContext, index: Int)? {
+        guard let target = request.target, target.index >= 0,
+              let found = context.with({ $0.openAncestor(target.levels) }) else { return nil }
+        return (found.object, target.index)
     }
 
     /// Fills field `position` if it needs no await, bound to the calling thread as
@@ -105,30 +108,97 @@ struct ObjectInjection: BitwiseCopyable {
     /// Fills the pending fields from `start` on, up to the first an async lookup must make,
     /// with the resolution bound to the calling thread: a prototype a field makes is then made
     /// in it, as in a synchronous injection, instead of in a continuation resolution.
+    ///
+    /// A field naming a singleton nobody made yet gets it made here when its closure is
+    /// synchronous and nobody else owns it (`SingletonSlot.madeWithoutWaiting`), as a blocking
+    /// injection makes it; its own properties are filled the same way, and if one of them must
+    /// be awaited, the singleton's injection is finished by `finish`.
     private func fillWithoutAwait(from start: Int) throws(ContextError) -> AsyncStep {
         let count = plan.with { $0.fields.count }
-        let awaiting = try ThreadState.current.runningSynchronously(resolution.object) { () throws(ContextError) -> Int? in
-            for position in start..<count where try !fill(position, isAsync: true) { return position }
+        let stop = try ThreadState.current.runningSynchronously(resolution.object) { () throws(ContextError) -> AsyncStep? in
+            for position in start..<count where try !fill(position, isAsync: true) {
+                if let stop = try fillMakingWithoutWaiting(position) { return stop }
+            }
             return nil
         }
-        if let awaiting { return .awaiting(awaiting) }
+        if let stop { return stop }
         guard let unaware = fieldsFilled() else { return .done }
         return .didInjectOnMainActor(unaware)
     }
 
+    /// Fills field `position`, which names a singleton the route found, with it made without
+    /// waiting if it can be; `nil` when filled (or its failure collected by a validation), else
+    /// where the injection must await.
+    private func fillMakingWithoutWaiting(_ position: Int) throws(ContextError) -> AsyncStep? {
+        let field = plan.with { $0.fields.pinned(at: position) }
+        guard !fields[headerAt: field.value.headerOffset].isLazy,
+              let routed = routedTarget(of: request(field, at: position, isAsync: true)),
+              routed.context.records[routed.index].scope.isSingleton else { return .awaiting(position) }
+        do throws(ContextError) {
+            switch try SingletonSlot(routed.context, routed.index).madeWithoutWaiting(resolution.object) {
+            case .none: return .awaiting(position)
+            case let .made(made)?: try fill(position, with: made)
+            case let .injecting(pending)?: return .awaitingSingleton(position, pending)
+            }
+        } catch {
+            try collectOrThrow(error)
+        }
+        return nil
+    }
+
+    /// Fills field `position` with `made`, the object just made for it: through the route when
+    /// it is published (as the type it is), else from its `Any` (a prototype, or a singleton
+    /// published later with its group).
+    private func fill(_ position: Int, with made: MadeValue) throws(ContextError) {
+        if try fillWithoutAwait(position) { return }
+        let field = plan.with { $0.fields.pinned(at: position) }
+        let request = request(field, at: position, isAsync: true)
+        _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
+            provided.initialize(as: Any.self, to: made.anyValue)
+            defer { provided.deinitialize(as: Any.self) }
+            return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
+        }
+    }
+
     /// The rest of an async injection `applyWithoutAwait` started: each field it stopped at is
-    /// looked up with `await`, then filling goes on without awaiting.
+    /// looked up with `await` (by the route's target when there is one), then filling goes on
+    /// without awaiting; `didInject` of a class aware only on the main actor is called there.
     func finish(_ step: AsyncStep) async throws(ContextError) {
+        let context = context.object, resolution = resolution.object
         var step = step
         while true {
             switch step {
             case .done:
                 return
             case let .awaiting(position):
-                try await fillAwaiting(position)
+                let field = plan.with { $0.fields.pinned(at: position) }
+                let request = request(field, at: position, isAsync: true)
+                do throws(ContextError) {
+                    if let routed = routedTarget(of: request) {
+                        // The route found it, its edge is recorded and the lookup extends this
+                        // resolution: made as `_objectAsync` would make it, without finding it.
+                        try fill(position, with: try await Creation(of: routed.index, in: routed.context).madeAsync(in: resolution))
+                    } else {
+                        let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
+                        let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
+                        _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
+                            provided.initialize(as: Any.self, to: value)
+                            defer { provided.deinitialize(as: Any.self) }
+                            return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
+                        }
+                    }
+                } catch {
+                    try collectOrThrow(error)
+                }
+                step = try fillWithoutAwait(from: position + 1)
+            case let .awaitingSingleton(position, pending):
+                do throws(ContextError) {
+                    try fill(position, with: try await pending.finish(resolution))
+                } catch {
+                    try collectOrThrow(error)
+                }
                 step = try fillWithoutAwait(from: position + 1)
             case let .didInjectOnMainActor(unaware):
-                let context = context.object
                 let onMainActor: @MainActor @Sendable () -> Bool = { Self.didInject(unaware, from: context) }
                 if !(await onMainActor()) { throw isolatedAwareness() }
                 return
@@ -136,27 +206,6 @@ struct ObjectInjection: BitwiseCopyable {
         }
     }
 
-    /// Fills field `position` with the object an async lookup makes for it.
-    private func fillAwaiting(_ position: Int) async throws(ContextError) {
-        let context = context.object, resolution = resolution.object
-        let field = plan.with { $0.fields.pinned(at: position) }
-        let request = request(field, at: position, isAsync: true)
-        do throws(ContextError) {
-            let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
-            let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
-            // A singleton made now is published: its route hands it to the field as the type it
-            // is, without the dynamic cast of the `Any` (a prototype, or a singleton published
-            // later with its group, is filled from the `Any`).
-            if try fillWithoutAwait(position) { return }
-            _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-                provided.initialize(as: Any.self, to: value)
-                defer { provided.deinitialize(as: Any.self) }
-                return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
-            }
-        } catch {
-            try collectOrThrow(error)
-        }
-    }
 
     /// Fills field `position` if it is pending, as far as it can be without waiting: the one
     /// step of both injections. `false` only for an async injection (`isAsync`) whose field

@@ -16,6 +16,9 @@ enum RoutedField {
     case toMakeAny
     /// No context answers to the key.
     case missing
+    /// (An async injection.) A singleton not made yet, or an async definition: the injection
+    /// makes it without waiting if it can, else awaits it; the field is not filled here.
+    case toAwait
     /// Look it up by name.
     case lookUp
 }
