@@ -210,4 +210,18 @@ private struct AwaitingFactory: ObjectFactory {
         }
         #expect(factory.runs.value == ["needy": 2, "slow": 2])
     }
+
+    @Test func anAwaitedLookupFromAChildAnswersAParentsMadeSingletonUntilTheParentCloses() async throws {
+        // Docs/Concepts.md: a child falls back to its parent; Docs/Lifecycle.md: a closed
+        // context on the way is an error, not a stale object.
+        let app = try await ApplicationContext(CountingFactory())
+        let shared = try await app.object("shared", as: Counted.self)
+        let child = try await ApplicationContext(AwaitingFactory(slowFails: false), parent: app)
+        #expect(try await child.object("shared", as: Counted.self) === shared)
+        #expect(try await child.object("shared", as: AnyObject.self) === shared)
+        try await app.close()
+        await #expect(throws: ContextError.contextClosed(context: "CountingFactory", key: "shared")) {
+            try await child.object("shared", as: Counted.self)
+        }
+    }
 }

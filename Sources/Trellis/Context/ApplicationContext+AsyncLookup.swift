@@ -18,21 +18,32 @@ extension ApplicationContext {
         // Only the made singleton is inlined into the caller: every other branch (and its
         // suspension point) would be part of the caller's async frame on every lookup.
         var hash: UInt32 = 0
-        if let made = _madeHere(named: keyOrAlias, type: ObjectIdentifier(T.self), hash: &hash) {
+        if let made = _made(named: keyOrAlias, type: ObjectIdentifier(T.self), hash: &hash) {
             return made.value(as: T.self)
         }
         return try await _objectAsync(named: keyOrAlias, hash: hash, as: T.self, from: nil)
     }
 
-    /// The hot path of an async lookup: a made singleton of this open context, declared as
-    /// `type`, under an ASCII name; else `nil`, and `hash` is the name's hash if it was computed
-    /// (0 otherwise), so the slow path does not hash it again.
+    /// The hot path of an async lookup: a made singleton of this open context or an open
+    /// parent, declared as `type`, under an ASCII name; else `nil`, and `hash` is the name's hash
+    /// if it was computed (0 otherwise), so the slow path does not hash it again.
     @usableFromInline
-    func _madeHere(named name: String, type: ObjectIdentifier, hash: inout UInt32) -> ValueSlot? {
+    func _made(named name: String, type: ObjectIdentifier, hash: inout UInt32) -> ValueSlot? {
         guard !isClosed else { return nil }
         hash = NameTable.hash(name)
-        guard hash != 0, let index = table.definition(named: name, hash: hash), records[index].typeID == type else { return nil }
+        guard hash != 0 else { return nil }
+        guard let index = table.definition(named: name, hash: hash) else { return madeInParents(named: name, type: type, hash: hash) }
+        guard records[index].typeID == type else { return nil }
         return records[index].published.load(ordering: .acquiring)
+    }
+
+    /// `_made` for a name this context does not define: a request context's lookup of its
+    /// application's singleton is answered without the async slow path's task frames. The slot
+    /// lies in the parent, which this context keeps alive.
+    @inline(never)
+    private func madeInParents(named name: String, type: ObjectIdentifier, hash: UInt32) -> ValueSlot? {
+        guard case let .found(context, index, _) = walk(to: (name, hash), fromParent: true) else { return nil }
+        return context.with { $0.records[index].typeID == type ? $0.records[index].published.load(ordering: .acquiring) : nil }
     }
 
     /// Finds `name` and returns a made singleton without making anything: `.made` (declared as
@@ -61,6 +72,12 @@ extension ApplicationContext {
     @usableFromInline
     func _objectAsync<T>(named name: String, hash: UInt32 = 0, as type: T.Type, from requester: AsyncRequester?) async throws(ContextError) -> T {
         let found = try locateOpen(hash == 0 ? NameTable.lookupKey(name) : (name, hash), named: name, from: requester)
+        // A made singleton declared as `T` (a closure's lookup, say) is copied out here, without
+        // `resolveAsync`'s task frame.
+        if found.context.records[found.index].typeID == ObjectIdentifier(T.self),
+           let made = found.context.records[found.index].published.load(ordering: .acquiring) {
+            return made.value(as: T.self)
+        }
         return try await found.context.resolveAsync(found.index, as: T.self, from: requester)
     }
 
