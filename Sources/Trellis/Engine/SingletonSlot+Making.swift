@@ -109,7 +109,13 @@ extension SingletonSlot {
     /// published, or injected up to the first property an async lookup must make. The blocking
     /// path's steps, and `madeAsync`'s, in one place for both async drivers.
     func createWithoutWaiting(_ resolution: Resolution, ownedAs word: UInt?) throws(ContextError) -> WithoutWaiting {
-        let context = unretainedContext.object
+        // At +0: the lookup making it holds the context.
+        try unretainedContext.with { context throws(ContextError) -> WithoutWaiting in
+            try createWithoutWaiting(in: context, resolution, ownedAs: word)
+        }
+    }
+
+    private func createWithoutWaiting(in context: ApplicationContext, _ resolution: Resolution, ownedAs word: UInt?) throws(ContextError) -> WithoutWaiting {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }

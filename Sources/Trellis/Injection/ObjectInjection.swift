@@ -91,17 +91,17 @@ struct ObjectInjection: BitwiseCopyable {
 
     /// The context and definition the route names for `request`'s field, when every context up
     /// to it is open (else the lookup by name says what is wrong).
-    private func routedTarget(of request: InjectRequest) -> (context: ApplicationContext, index: Int)? {
+    private func routedTarget(of request: InjectRequest) -> (context: Unretained<ApplicationContext>, index: Int)? {
         guard let target = request.target, target.index >= 0,
               let found = context.with({ $0.openAncestor(target.levels) }) else { return nil }
-        return (found.object, target.index)
+        return (found, target.index)
     }
 
-    /// Fills field `position` if it needs no await, bound to the calling thread as
-    /// `fillWithoutAwait(from:)` is; `false` if it still needs one.
-    private func fillWithoutAwait(_ position: Int) throws(ContextError) -> Bool {
-        try ThreadState.current.runningSynchronously(resolution.object) { () throws(ContextError) -> Bool in
-            try fill(position, isAsync: true)
+    /// Runs `body` with the resolution bound to the calling thread, as `fillWithoutAwait(from:)`
+    /// fills: for a filling `finish` does between its awaits.
+    private func bound<R>(_ body: () throws(ContextError) -> R) throws(ContextError) -> R {
+        try resolution.with { resolution throws(ContextError) -> R in
+            try ThreadState.current.runningSynchronously(resolution, body)
         }
     }
 
@@ -115,7 +115,7 @@ struct ObjectInjection: BitwiseCopyable {
     /// be awaited, the singleton's injection is finished by `finish`.
     private func fillWithoutAwait(from start: Int) throws(ContextError) -> AsyncStep {
         let count = plan.with { $0.fields.count }
-        let stop = try ThreadState.current.runningSynchronously(resolution.object) { () throws(ContextError) -> AsyncStep? in
+        let stop = try bound { () throws(ContextError) -> AsyncStep? in
             for position in start..<count where try !fill(position, isAsync: true) {
                 if let stop = try fillMakingWithoutWaiting(position) { return stop }
             }
@@ -133,9 +133,14 @@ struct ObjectInjection: BitwiseCopyable {
         let field = plan.with { $0.fields.pinned(at: position) }
         guard !fields[headerAt: field.value.headerOffset].isLazy,
               let routed = routedTarget(of: request(field, at: position, isAsync: true)),
-              routed.context.records[routed.index].scope.isSingleton else { return .awaiting(position) }
+              routed.context.with({ $0.records[routed.index].scope.isSingleton }) else { return .awaiting(position) }
         do throws(ContextError) {
-            switch try SingletonSlot(routed.context, routed.index).madeWithoutWaiting(resolution.object) {
+            let made = try routed.context.with { context throws(ContextError) -> SingletonSlot.WithoutWaiting? in
+                try resolution.with { resolution throws(ContextError) -> SingletonSlot.WithoutWaiting? in
+                    try SingletonSlot(context, routed.index).madeWithoutWaiting(resolution)
+                }
+            }
+            switch made {
             case .none: return .awaiting(position)
             case let .made(made)?: try fill(position, with: made)
             case let .injecting(pending)?: return .awaitingSingleton(position, pending)
@@ -148,9 +153,9 @@ struct ObjectInjection: BitwiseCopyable {
 
     /// Fills field `position` with `made`, the object just made for it: through the route when
     /// it is published (as the type it is), else from its `Any` (a prototype, or a singleton
-    /// published later with its group).
+    /// published later with its group). Called bound to the thread (`bound`).
     private func fill(_ position: Int, with made: MadeValue) throws(ContextError) {
-        if try fillWithoutAwait(position) { return }
+        if try fill(position, isAsync: true) { return }
         let field = plan.with { $0.fields.pinned(at: position) }
         let request = request(field, at: position, isAsync: true)
         _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
@@ -177,7 +182,8 @@ struct ObjectInjection: BitwiseCopyable {
                     if let routed = routedTarget(of: request) {
                         // The route found it, its edge is recorded and the lookup extends this
                         // resolution: made as `_objectAsync` would make it, without finding it.
-                        try fill(position, with: try await Creation(of: routed.index, in: routed.context).madeAsync(in: resolution))
+                        let made = try await Creation(of: routed.index, in: routed.context.object).madeAsync(in: resolution)
+                        try bound { () throws(ContextError) in try fill(position, with: made) }
                     } else {
                         let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
                         let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
@@ -193,7 +199,8 @@ struct ObjectInjection: BitwiseCopyable {
                 step = try fillWithoutAwait(from: position + 1)
             case let .awaitingSingleton(position, pending):
                 do throws(ContextError) {
-                    try fill(position, with: try await pending.finish(resolution))
+                    let made = try await pending.finish(resolution)
+                    try bound { () throws(ContextError) in try fill(position, with: made) }
                 } catch {
                     try collectOrThrow(error)
                 }
