@@ -32,16 +32,13 @@ extension ApplicationContext {
         guard !isClosed else { return nil }
         hash = NameTable.hash(name)
         guard hash != 0 else { return nil }
-        guard let index = table.definition(named: name, hash: hash) else { return madeInParents(named: name, type: type, hash: hash) }
-        guard records[index].typeID == type else { return nil }
-        return records[index].published.load(ordering: .acquiring)
-    }
-
-    /// `_made` for a name this context does not define: a request context's lookup of its
-    /// application's singleton is answered without the async slow path's task frames. The slot
-    /// lies in the parent, which this context keeps alive.
-    @inline(never)
-    private func madeInParents(named name: String, type: ObjectIdentifier, hash: UInt32) -> ValueSlot? {
+        if let index = table.definition(named: name, hash: hash) {
+            guard records[index].typeID == type else { return nil }
+            return records[index].published.load(ordering: .acquiring)
+        }
+        // A name of a parent (a request context's lookup of its application's singleton):
+        // answered here too, without the slow path's task frames. The slot lies in the parent,
+        // which this context keeps alive.
         guard case let .found(context, index, _) = walk(to: (name, hash), fromParent: true) else { return nil }
         return context.with { $0.records[index].typeID == type ? $0.records[index].published.load(ordering: .acquiring) : nil }
     }
