@@ -71,6 +71,39 @@ private struct SixCounted: ObjectFactory {
     }
 }
 
+/// A counted singleton with a property of its own: injected without the lock when nobody else
+/// asks for it meanwhile.
+private final class CountedHolder: Disposable, @unchecked Sendable {
+    // Safe: `part` is written once, by the injection, before the holder is published, and
+    // only read after; `disposed` is atomic.
+    @Inject var part: Counted
+    let disposed = ConcurrencyCounter()
+
+    func dispose() { disposed.increment() }
+}
+
+/// Six holders of one part, which a lookup makes one after another while a close races it.
+private struct SixHolders: ObjectFactory {
+    let made = Guarded<[Counted]>([])
+    let holders = Guarded<[CountedHolder]>([])
+    static let keys = (0..<6).map { "holder\($0)" }
+
+    var definitions: Definitions {
+        for key in Self.keys {
+            createSingleton(key) { [holders] in
+                let holder = CountedHolder()
+                holders.withLock { $0.append(holder) }
+                return holder
+            }
+        }
+        createSingleton("part") { [made] in
+            let object = Counted(made: ConcurrencyCounter())
+            made.withLock { $0.append(object) }
+            return object
+        }
+    }
+}
+
 @Suite("Singletons claimed without the lock")
 struct ClaimWithoutLockTests {
     /// Two threads share each request context: whichever claims a singleton first makes it
@@ -152,6 +185,57 @@ struct ClaimWithoutLockTests {
             #expect(late.value.isEmpty, "round \(round): after close() returned, lookups got \(late.value)")
             for object in factory.made.value {
                 #expect(object.disposed.value == 1, "round \(round): a singleton was disposed \(object.disposed.value) times")
+            }
+        }
+    }
+
+    /// `aCloseRacingLookupsDisposesEverySingletonTheyMadeOnce` for singletons with properties,
+    /// injected without the lock: a close that meets one being injected waits for it or leaves
+    /// it to its lookup. Every holder a lookup got, and the part, is disposed once; a holder
+    /// finished after the close is disposed by its lookup, one whose injection the close made
+    /// fail was never made (Docs/Lifecycle.md) and is not: none twice. None is handed out
+    /// after the close returned.
+    @Test func aCloseRacingLookupsOfSingletonsWithPropertiesDisposesEachOnce() throws {
+        let rounds = 300
+        for round in 0..<rounds {
+            let factory = SixHolders()
+            let context = try ApplicationContext(factory)
+            let start = ConcurrencyBarrier(parties: 2)
+            let closeReturned = ConcurrencyFlag()
+            let late = Guarded<[String]>([])
+            let got = Guarded<Set<ObjectIdentifier>>([])
+            let finished = ConcurrencyThreads.run(2) { thread in
+                start.arriveAndWait()
+                if thread == 0 {
+                    try? context.close()
+                    closeReturned.set()
+                    return
+                }
+                for key in SixHolders.keys {
+                    let wasClosed = closeReturned.isSet
+                    do throws(ContextError) {
+                        let holder = try context.object(key, as: CountedHolder.self)
+                        _ = got.withLock { $0.insert(ObjectIdentifier(holder)) }
+                        if wasClosed { late.withLock { $0.append(key) } }
+                    } catch {
+                        guard case .contextClosed = error else {
+                            late.withLock { $0.append("\(key): \(error)") }
+                            continue
+                        }
+                    }
+                }
+            }
+            try #require(finished, "round \(round): threads did not finish")
+            #expect(late.value.isEmpty, "round \(round): after close() returned, lookups got \(late.value)")
+            for holder in factory.holders.value {
+                if got.value.contains(ObjectIdentifier(holder)) {
+                    #expect(holder.disposed.value == 1, "round \(round): a holder handed out was disposed \(holder.disposed.value) times")
+                } else {
+                    #expect(holder.disposed.value <= 1, "round \(round): a holder was disposed \(holder.disposed.value) times")
+                }
+            }
+            for part in factory.made.value {
+                #expect(part.disposed.value == 1, "round \(round): a part was disposed \(part.disposed.value) times")
             }
         }
     }

@@ -101,3 +101,102 @@ private final class HeldHandler {
     try #require(handlerDone.wait())
     #expect(try context.object("handler", as: HeldHandler.self).made === seen.value)
 }
+
+/// A service with a property of its own: made, injected and finished while `EarlyHandler` is
+/// still being injected.
+private final class InjectedService {
+    @Inject var plain: Plain
+}
+
+/// `holder` takes the handler early, then `service` (something to inject, no early reference of
+/// its own) is made, then `failing` throws on its first run only.
+private final class EarlyHandler {
+    @Inject var holder: EarlyHolder
+    @Inject var service: InjectedService
+    @Inject var failing: Plain
+}
+
+private final class EarlyHolder {
+    let handler: EarlyHandler
+    init(handler: EarlyHandler) { self.handler = handler }
+}
+
+private struct EarlyReferenceFactory: ObjectFactory {
+    let holderRuns = ConcurrencyCounter()
+    let serviceRuns = ConcurrencyCounter()
+    let failingRuns = ConcurrencyCounter()
+
+    var definitions: Definitions {
+        createSingleton("plain") { Plain() }
+        createSingleton("holder") { [holderRuns] r in
+            holderRuns.increment()
+            return EarlyHolder(handler: try r.object("handler"))
+        }
+        createSingleton("service") { [serviceRuns] in
+            serviceRuns.increment()
+            return InjectedService()
+        }
+        createSingleton("failing") { [failingRuns] () throws -> Plain in
+            failingRuns.increment()
+            if failingRuns.value == 1 { throw InjectionFailure() }
+            return Plain()
+        }
+        createSingleton("handler") { EarlyHandler() }
+    }
+}
+
+@Test func aSingletonWithPropertiesMadeDuringAFailedInjectionIsKeptUnlessItTookAnEarlyReference() throws {
+    // The same rule for a singleton that has properties of its own: `service` began after the
+    // only early reference (`holder`'s) and holds nothing unfinished, so it is published when
+    // it is done, although `handler`'s injection is still going on, and kept when that fails.
+    let factory = EarlyReferenceFactory()
+    let context = try ApplicationContext(factory)
+    #expect(throws: ContextError.self) { try context.object("handler", as: EarlyHandler.self) }
+    #expect(factory.holderRuns.value == 1 && factory.serviceRuns.value == 1)
+
+    let handler = try context.object("handler", as: EarlyHandler.self)
+    #expect(factory.serviceRuns.value == 1)
+    #expect(try context.object("service", as: InjectedService.self) === handler.service)
+    // `holder` held the failed handler: it was dropped with it and made again.
+    #expect(factory.holderRuns.value == 2)
+    #expect(handler.holder.handler === handler)
+}
+
+/// `EarlyReferenceFactory` with `service` async: an async definition is claimed and finished
+/// under the lock, where the group's rule applies (a lock-free owner's publication checks the
+/// whole process's early references instead).
+private struct AsyncServiceFactory: ObjectFactory {
+    let holderRuns = ConcurrencyCounter()
+    let serviceRuns = ConcurrencyCounter()
+    let failingRuns = ConcurrencyCounter()
+
+    var definitions: Definitions {
+        createSingleton("plain") { Plain() }
+        createSingleton("holder") { [holderRuns] r in
+            holderRuns.increment()
+            return EarlyHolder(handler: try r.object("handler"))
+        }
+        createSingleton("service") { [serviceRuns] () async -> InjectedService in
+            serviceRuns.increment()
+            await Task.yield()
+            return InjectedService()
+        }
+        createSingleton("failing") { [failingRuns] () throws -> Plain in
+            failingRuns.increment()
+            if failingRuns.value == 1 { throw InjectionFailure() }
+            return Plain()
+        }
+        createSingleton("handler") { EarlyHandler() }
+    }
+}
+
+@Test func aSingletonFinishedUnderTheLockDuringAFailedInjectionIsKeptUnlessItTookAnEarlyReference() async throws {
+    let factory = AsyncServiceFactory()
+    let context = try await ApplicationContext(factory)
+    await #expect(throws: ContextError.self) { try await context.object("handler", as: EarlyHandler.self) }
+    #expect(factory.holderRuns.value == 1 && factory.serviceRuns.value == 1)
+    let handler = try await context.object("handler", as: EarlyHandler.self)
+    #expect(factory.serviceRuns.value == 1)
+    #expect(try await context.object("service", as: InjectedService.self) === handler.service)
+    #expect(factory.holderRuns.value == 2)
+}

@@ -9,8 +9,9 @@
 struct PendingSingleton {
     let slot: SingletonSlot
     let made: MadeValue
-    /// `publishedOrInjecting`'s mark, for `failInjecting`.
-    let mark: UInt64
+    /// Where its making stands (`publishedOrInjecting`), for `failInjecting` and
+    /// `finishCreating`.
+    let injecting: SingletonSlot.Injecting
     let injection: ObjectInjection
     let step: ObjectInjection.AsyncStep
 
@@ -22,10 +23,10 @@ struct PendingSingleton {
         do {
             try await injection.finish(step)
         } catch {
-            slot.failInjecting(resolution, since: mark)
+            slot.failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try slot.finishCreating(resolution)
+        try slot.finishCreating(resolution, injecting)
         return made
     }
 }

@@ -41,14 +41,14 @@ extension SingletonSlot {
             abandon(ownedAs: word)
             throw error
         }
-        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, since: creationMark, ownedAs: word) else { return made }
+        guard let injecting = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, since: creationMark, ownedAs: word) else { return made }
         do throws(ContextError) {
             try Creation(of: index, in: context).injectSingleton(made, resolution)
         } catch {
-            failInjecting(resolution, since: mark)
+            failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try finishCreating(resolution)
+        try finishCreating(resolution, injecting)
         return made
     }
 
@@ -82,16 +82,16 @@ extension SingletonSlot {
         }
         // No count of wrappers made on one thread here (an async closure may hop threads): the
         // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return made }
+        guard let injecting = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return made }
         do {
             if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
                 try await started.injection.finish(started.step)
             }
         } catch {
-            failInjecting(resolution, since: mark)
+            failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try finishCreating(resolution)
+        try finishCreating(resolution, injecting)
         return made
     }
 
@@ -129,16 +129,16 @@ extension SingletonSlot {
             abandon(ownedAs: word)
             throw error
         }
-        guard let mark = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return .made(made) }
+        guard let injecting = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return .made(made) }
         do throws(ContextError) {
             if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
-                return .injecting(PendingSingleton(slot: self, made: made, mark: mark, injection: started.injection, step: started.step))
+                return .injecting(PendingSingleton(slot: self, made: made, injecting: injecting, injection: started.injection, step: started.step))
             }
         } catch {
-            failInjecting(resolution, since: mark)
+            failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try finishCreating(resolution)
+        try finishCreating(resolution, injecting)
         return .made(made)
     }
 

@@ -6,21 +6,39 @@
 /// with nothing to inject that its lookup claimed without the lock (`SlotOwner`), published or
 /// abandoned without it when nobody asked for it meanwhile.
 extension SingletonSlot {
+    /// A singleton its maker is injecting: what `finishCreating` and `failInjecting` need.
+    struct Injecting {
+        /// When the making began (read before the closure ran): an early reference taken since
+        /// keeps the singleton from being published without the lock.
+        let creationMark: CreationMark
+        /// What the group made after this point is dropped with it if its injection fails.
+        let mark: UInt64
+        /// The owner's word, with `SlotOwner.injectingFlag`, while it injects without the lock;
+        /// `nil` when the slot's phase says so under the lock.
+        let word: UInt?
+    }
+
     /// The step after the singleton's closure returned `made`, shared by both ways of making
     /// it: published at once when it has nothing to inject (`nil`), else cached for
-    /// `resolution` while it is injected, and the mark that tells what was made since. `word`:
-    /// the owner's word if `resolution` claimed the slot without the lock.
-    func publishedOrInjecting(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, since mark: CreationMark, ownedAs word: UInt?) throws(ContextError) -> UInt64? {
+    /// `resolution` while it is injected. `word`: the owner's word if `resolution` claimed the
+    /// slot without the lock.
+    func publishedOrInjecting(_ made: MadeValue, _ resolution: Resolution, wrappersMade: Int, since mark: CreationMark, ownedAs word: UInt?) throws(ContextError) -> Injecting? {
         if try publishIfNothingToInject(made, resolution, wrappersMade: wrappersMade, since: mark, ownedAs: word) {
             singletonMade(resolution)
             return nil
         }
-        return beginInjecting(made, resolution, ownedAs: word)
+        return beginInjecting(made, resolution, since: mark, ownedAs: word)
     }
 
-    /// The last step of making the singleton, injected: published with its group.
-    func finishCreating(_ resolution: Resolution) throws(ContextError) {
-        try finishInjecting(resolution)
+    /// The last step of making the singleton, injected: published without the lock when it
+    /// injected so and nobody asked for it or took an early reference meanwhile, else with its
+    /// group.
+    func finishCreating(_ resolution: Resolution, _ injecting: Injecting) throws(ContextError) {
+        if let word = injecting.word, publishInjectedWithoutLock(ownedAs: word, since: injecting.creationMark) {
+            singletonMade(resolution)
+            return
+        }
+        try finishInjecting(resolution, since: injecting.creationMark)
         singletonMade(resolution)
     }
 
@@ -73,6 +91,25 @@ extension SingletonSlot {
     /// lock, which knows how to dispose what was made while closing).
     @inline(__always)
     private func publishWithoutLock(_ made: MadeValue, ownedAs word: UInt, since mark: CreationMark) -> Bool {
+        guard openPublicationWindow(ownedAs: word, since: mark) else { return false }
+        states[index].made = made
+        closePublicationWindow(publishing: made)
+        return true
+    }
+
+    /// `publishWithoutLock` for a singleton injected without the lock: its object was stored
+    /// when its injection began.
+    private func publishInjectedWithoutLock(ownedAs word: UInt, since mark: CreationMark) -> Bool {
+        guard openPublicationWindow(ownedAs: word, since: mark) else { return false }
+        closePublicationWindow(publishing: states[index].made!)
+        return true
+    }
+
+    /// Opens the `publishing` window of a lock-free owner (`word`), if nobody asked for the
+    /// singleton meanwhile, no early reference was taken since `mark` and no close holds
+    /// publications; `false` (the word as it was) otherwise.
+    @inline(__always)
+    private func openPublicationWindow(ownedAs word: UInt, since mark: CreationMark) -> Bool {
         guard Coordinator.noEarlyReference(since: mark), !isClosed else { return false }
         guard records[index].owner.compareExchange(expected: word, desired: SlotOwner.publishing, ordering: .sequentiallyConsistent).exchanged else { return false }
         if unretainedContext.with({ $0.holdsPublications.load(ordering: .sequentiallyConsistent) || $0.isClosed }) {
@@ -80,11 +117,15 @@ extension SingletonSlot {
             records[index].owner.store(word, ordering: .releasing)
             return false
         }
-        states[index].made = made
+        return true
+    }
+
+    /// Publishes `made`, the object stored in the slot, and closes the window: the word is free.
+    @inline(__always)
+    private func closePublicationWindow(publishing made: MadeValue) {
         states[index].madeOrder = Coordinator.nextSequence()
         records[index].published.store(made.published(in: unretainedContext.with { $0.tables.cells }, at: index), ordering: .releasing)
         records[index].owner.store(SlotOwner.free, ordering: .releasing)
-        return true
     }
 
     /// Bookkeeping after the singleton was made and injected, its frame still pushed.
@@ -109,13 +150,23 @@ extension SingletonSlot {
         for task in woken { task.resume() }
     }
 
-    /// Caches `made` for `resolution` while it is injected; returns the mark that tells what
-    /// was made since. `word`: the owner's word if `resolution` claimed the slot without the
-    /// lock, which becomes `locked` here (the phase is written below, so there is no `making`
-    /// to settle it into first).
-    func beginInjecting(_ made: MadeValue, _ resolution: Resolution, ownedAs word: UInt?) -> UInt64 {
+    /// Caches `made` for `resolution` while it is injected. `word`: the owner's word if
+    /// `resolution` claimed the slot without the lock: it then injects without the lock too
+    /// (the word gains `SlotOwner.injectingFlag`; a lookup that needs the slot meanwhile settles
+    /// it into `injecting` and registers it in its group), unless a lookup turned it into a
+    /// locked owner already. Under the lock otherwise: the word (if any) becomes `locked` here,
+    /// and the phase `injecting` (there is no `making` to settle it into first).
+    func beginInjecting(_ made: MadeValue, _ resolution: Resolution, since creationMark: CreationMark, ownedAs word: UInt?) -> Injecting {
+        if let word {
+            // Stored before the flag is set (release): whoever settles the word reads it.
+            states[index].made = made
+            let injecting = word | SlotOwner.injectingFlag
+            if records[index].owner.compareExchange(expected: word, desired: injecting, ordering: .acquiringAndReleasing).exchanged {
+                return Injecting(creationMark: creationMark, mark: Coordinator.nextSequence(), word: injecting)
+            }
+        }
         let shareable = made.isReference
-        return Coordinator.lock.withLock {
+        let mark = Coordinator.lock.withLock {
             let lockedHere = word.map { records[index].owner.compareExchange(expected: $0, desired: SlotOwner.locked, ordering: .acquiringAndReleasing).exchanged } ?? false
             if !lockedHere { settleLocked() }
             states[index].made = made
@@ -123,6 +174,7 @@ extension SingletonSlot {
             resolution.group.root.injectors.append(.init(resolution: resolution, depth: resolution.depth))
             return Coordinator.nextSequence()
         }
+        return Injecting(creationMark: creationMark, mark: mark, word: nil)
     }
 
     /// Injecting the singleton failed: it, and everything its group made since `mark`
@@ -132,6 +184,8 @@ extension SingletonSlot {
         var late: [AnyObject] = []
         var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
+            // Injecting without the lock: registered in its group first, as under the lock.
+            settleLocked()
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
             if let owner = dropLocked() { garbage.append(owner) }
@@ -157,8 +211,8 @@ extension SingletonSlot {
     ///
     /// - Throws: `contextClosed` when this context was closed while it was being made: it is
     ///   not published, and it is disposed.
-    func finishInjecting(_ resolution: Resolution) throws(ContextError) {
-        if try finishAlone(resolution) { return }
+    func finishInjecting(_ resolution: Resolution, since creationMark: CreationMark) throws(ContextError) {
+        if try finishAlone(resolution, since: creationMark) { return }
         var garbage: [AnyObject] = []
         var woken: [Resumption<Void>] = []
         var late: [AnyObject] = []
@@ -181,19 +235,32 @@ extension SingletonSlot {
         if closedLate { throw context.closedError(looking: key) }
     }
 
-    /// The common case of `finishInjecting`: the singleton is the only one its group is making,
-    /// so it is published at once, without the group's lists. `false` if it is not alone.
+    /// The common case of `finishInjecting`: the singleton is published at once, without the
+    /// group's lists, when it can hold nothing unfinished — it is the only one its group is
+    /// making and none waits to be published, or (the rule `publishIfNothingToInject` applies
+    /// to a singleton with nothing to inject) no lookup of the group took an early reference
+    /// since its making began: every way to an object of the group not published yet (one
+    /// being injected, or one waiting for its group) goes through `claim`, which stamps the
+    /// group. `false` otherwise.
     @inline(__always)
-    private func finishAlone(_ resolution: Resolution) throws(ContextError) -> Bool {
+    private func finishAlone(_ resolution: Resolution, since creationMark: CreationMark) throws(ContextError) -> Bool {
         let lock = Coordinator.lock
         lock.lock()
+        // Injecting without the lock (its publication without it refused): registered in its
+        // group first, as under the lock.
+        settleLocked()
         let group = resolution.group.root
-        guard group.pending.isEmpty, group.injectors.count == 1, group.injectors[0].resolution === resolution,
+        let alone = group.injectors.count == 1 && group.injectors[0].resolution === resolution
+        guard alone ? group.pending.isEmpty : group.lastEarlyReference <= creationMark.sequence,
               !isClosed, states[index].asyncWaiters.isEmpty else {
             lock.unlock()
             return false
         }
-        group.injectors.removeAll(keepingCapacity: true)
+        if alone {
+            group.injectors.removeAll(keepingCapacity: true)
+        } else {
+            group.removeInjector(resolution, depth: resolution.depth)
+        }
         let unkept = publishLocked(states[index].made!)
         lock.broadcast()
         lock.unlock()

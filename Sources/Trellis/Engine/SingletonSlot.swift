@@ -149,7 +149,16 @@ struct SingletonSlot: Sendable {
             // The owner is still making it (its last step changes the word first, and now needs
             // the lock), so its resolution is alive.
             let (resolution, depth) = SlotOwner.owner(in: word)
-            states[index].phase = .making(owner: resolution.object, depth: depth)
+            guard word & SlotOwner.injectingFlag != 0 else {
+                states[index].phase = .making(owner: resolution.object, depth: depth)
+                return
+            }
+            // Injecting: the object was stored before the flag was set (release, read by this
+            // exchange's acquire). Registered in its group now, as `beginInjecting` would have:
+            // whatever takes it early from here on waits for that injection.
+            let owner = resolution.object
+            states[index].phase = .injecting(owner: owner, depth: depth, shareable: states[index].made!.isReference)
+            owner.group.root.injectors.append(.init(resolution: owner, depth: depth))
             return
         }
     }

@@ -16,7 +16,9 @@ import Darwin
 /// word, all without the lock. Anyone who needs the slot's phase under the lock (a second
 /// lookup that would wait, the owner's own later steps) first turns such an owner into a locked
 /// one (`SingletonSlot.settleLocked`): `locked`, and the phase `making(owner, depth)` read back
-/// from the word, as if it had claimed the slot under the lock. From then on the owner cannot
+/// from the word, as if it had claimed the slot under the lock — or, when the owner is injecting
+/// the object (`injectingFlag`), `injecting(owner, depth)` with the owner's frame registered in its
+/// publication group, as `beginInjecting` under the lock would have left it. From then on the owner cannot
 /// finish without the lock, and the wait-for graph sees it. Docs/DESIGN.md, "Claimed without the
 /// lock", says why each step is safe.
 enum SlotOwner {
@@ -29,6 +31,11 @@ enum SlotOwner {
     /// few instructions, which need no lock, so whoever holds the lock waits for the word to
     /// change rather than read the slot meanwhile.
     static let publishing: UInt = 2
+
+    /// Set in a lock-free owner's word once its object is made and being injected (`injecting`
+    /// rather than `making`): the lowest bit of the address part, always zero in an owner's word
+    /// (a resolution is aligned to 16 bytes).
+    static let injectingFlag: UInt = 1 << 16
 
     /// The word of `resolution` making the singleton at frame `depth`: its address in the upper
     /// 48 bits, the depth in the lower 16. `nil` when either does not fit (a 32-bit platform, an
@@ -44,7 +51,7 @@ enum SlotOwner {
     /// the word names it: its lookup keeps it until the slot's making ends, which changes the
     /// word first.
     static func owner(in word: UInt) -> (resolution: Unretained<Resolution>, depth: Int) {
-        (Unretained(address: word >> 16), Int(word & 0xFFFF))
+        (Unretained(address: (word & ~injectingFlag) >> 16), Int(word & 0xFFFF))
     }
 
     /// Lets a lock-free owner in its `publishing` window run: the window takes no lock and waits
