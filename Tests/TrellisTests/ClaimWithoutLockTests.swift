@@ -76,7 +76,10 @@ private struct SixCounted: ObjectFactory {
 private final class CountedHolder: Disposable, @unchecked Sendable {
     // Safe: `part` is written once, by the injection, before the holder is published, and
     // only read after; `disposed` is atomic.
+    // Three properties: a longer injection, for the close to meet more often.
     @Inject var part: Counted
+    @Inject("part") var second: Counted
+    @Inject("part") var third: Counted
     let disposed = ConcurrencyCounter()
 
     func dispose() { disposed.increment() }
@@ -154,35 +157,9 @@ struct ClaimWithoutLockTests {
     /// that made it (which then gets `contextClosed`); none is left undisposed, none disposed
     /// twice, and no lookup that began after the close returned gets an object.
     @Test func aCloseRacingLookupsDisposesEverySingletonTheyMadeOnce() throws {
-        let rounds = 300
-        for round in 0..<rounds {
+        for round in 0..<300 {
             let factory = SixCounted()
-            let context = try ApplicationContext(factory)
-            let start = ConcurrencyBarrier(parties: 2)
-            let closeReturned = ConcurrencyFlag()
-            let late = Guarded<[String]>([])
-            let finished = ConcurrencyThreads.run(2) { thread in
-                start.arriveAndWait()
-                if thread == 0 {
-                    try? context.close()
-                    closeReturned.set()
-                    return
-                }
-                for key in SixCounted.keys {
-                    let wasClosed = closeReturned.isSet
-                    do throws(ContextError) {
-                        _ = try context.object(key, as: Counted.self)
-                        if wasClosed { late.withLock { $0.append(key) } }
-                    } catch {
-                        guard case .contextClosed = error else {
-                            late.withLock { $0.append("\(key): \(error)") }
-                            continue
-                        }
-                    }
-                }
-            }
-            try #require(finished, "round \(round): threads did not finish")
-            #expect(late.value.isEmpty, "round \(round): after close() returned, lookups got \(late.value)")
+            _ = try raceCloseWithLookups(of: SixCounted.keys, as: Counted.self, in: ApplicationContext(factory), round: round)
             for object in factory.made.value {
                 #expect(object.disposed.value == 1, "round \(round): a singleton was disposed \(object.disposed.value) times")
             }
@@ -196,39 +173,11 @@ struct ClaimWithoutLockTests {
     /// fail was never made (Docs/Lifecycle.md) and is not: none twice. None is handed out
     /// after the close returned.
     @Test func aCloseRacingLookupsOfSingletonsWithPropertiesDisposesEachOnce() throws {
-        let rounds = 300
-        for round in 0..<rounds {
+        for round in 0..<1_000 {
             let factory = SixHolders()
-            let context = try ApplicationContext(factory)
-            let start = ConcurrencyBarrier(parties: 2)
-            let closeReturned = ConcurrencyFlag()
-            let late = Guarded<[String]>([])
-            let got = Guarded<Set<ObjectIdentifier>>([])
-            let finished = ConcurrencyThreads.run(2) { thread in
-                start.arriveAndWait()
-                if thread == 0 {
-                    try? context.close()
-                    closeReturned.set()
-                    return
-                }
-                for key in SixHolders.keys {
-                    let wasClosed = closeReturned.isSet
-                    do throws(ContextError) {
-                        let holder = try context.object(key, as: CountedHolder.self)
-                        _ = got.withLock { $0.insert(ObjectIdentifier(holder)) }
-                        if wasClosed { late.withLock { $0.append(key) } }
-                    } catch {
-                        guard case .contextClosed = error else {
-                            late.withLock { $0.append("\(key): \(error)") }
-                            continue
-                        }
-                    }
-                }
-            }
-            try #require(finished, "round \(round): threads did not finish")
-            #expect(late.value.isEmpty, "round \(round): after close() returned, lookups got \(late.value)")
+            let got = try raceCloseWithLookups(of: SixHolders.keys, as: CountedHolder.self, in: ApplicationContext(factory), round: round)
             for holder in factory.holders.value {
-                if got.value.contains(ObjectIdentifier(holder)) {
+                if got.contains(ObjectIdentifier(holder)) {
                     #expect(holder.disposed.value == 1, "round \(round): a holder handed out was disposed \(holder.disposed.value) times")
                 } else {
                     #expect(holder.disposed.value <= 1, "round \(round): a holder was disposed \(holder.disposed.value) times")
@@ -238,5 +187,39 @@ struct ClaimWithoutLockTests {
                 #expect(part.disposed.value == 1, "round \(round): a part was disposed \(part.disposed.value) times")
             }
         }
+    }
+
+    /// One thread closes `context` while another looks up `keys` one after another; checks that
+    /// no lookup begun after the close returned got an object, and returns the objects the
+    /// lookups got.
+    private func raceCloseWithLookups<T: AnyObject>(of keys: [String], as _: T.Type, in context: ApplicationContext, round: Int) throws -> Set<ObjectIdentifier> {
+        let start = ConcurrencyBarrier(parties: 2)
+        let closeReturned = ConcurrencyFlag()
+        let late = Guarded<[String]>([])
+        let got = Guarded<Set<ObjectIdentifier>>([])
+        let finished = ConcurrencyThreads.run(2) { thread in
+            start.arriveAndWait()
+            if thread == 0 {
+                try? context.close()
+                closeReturned.set()
+                return
+            }
+            for key in keys {
+                let wasClosed = closeReturned.isSet
+                do throws(ContextError) {
+                    let object = try context.object(key, as: T.self)
+                    _ = got.withLock { $0.insert(ObjectIdentifier(object)) }
+                    if wasClosed { late.withLock { $0.append(key) } }
+                } catch {
+                    guard case .contextClosed = error else {
+                        late.withLock { $0.append("\(key): \(error)") }
+                        continue
+                    }
+                }
+            }
+        }
+        try #require(finished, "round \(round): threads did not finish")
+        #expect(late.value.isEmpty, "round \(round): after close() returned, lookups got \(late.value)")
+        return got.value
     }
 }

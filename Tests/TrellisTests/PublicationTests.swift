@@ -121,7 +121,11 @@ private final class EarlyHolder {
     init(handler: EarlyHandler) { self.handler = handler }
 }
 
+/// `asyncService`: `service` an async definition, which is claimed and finished under the lock,
+/// where the group's rule applies (a lock-free owner's publication checks the whole process's
+/// early references instead).
 private struct EarlyReferenceFactory: ObjectFactory {
+    let asyncService: Bool
     let holderRuns = ConcurrencyCounter()
     let serviceRuns = ConcurrencyCounter()
     let failingRuns = ConcurrencyCounter()
@@ -132,9 +136,17 @@ private struct EarlyReferenceFactory: ObjectFactory {
             holderRuns.increment()
             return EarlyHolder(handler: try r.object("handler"))
         }
-        createSingleton("service") { [serviceRuns] in
-            serviceRuns.increment()
-            return InjectedService()
+        if asyncService {
+            createSingleton("service") { [serviceRuns] () async -> InjectedService in
+                serviceRuns.increment()
+                await Task.yield()
+                return InjectedService()
+            }
+        } else {
+            createSingleton("service") { [serviceRuns] in
+                serviceRuns.increment()
+                return InjectedService()
+            }
         }
         createSingleton("failing") { [failingRuns] () throws -> Plain in
             failingRuns.increment()
@@ -149,7 +161,7 @@ private struct EarlyReferenceFactory: ObjectFactory {
     // The same rule for a singleton that has properties of its own: `service` began after the
     // only early reference (`holder`'s) and holds nothing unfinished, so it is published when
     // it is done, although `handler`'s injection is still going on, and kept when that fails.
-    let factory = EarlyReferenceFactory()
+    let factory = EarlyReferenceFactory(asyncService: false)
     let context = try ApplicationContext(factory)
     #expect(throws: ContextError.self) { try context.object("handler", as: EarlyHandler.self) }
     #expect(factory.holderRuns.value == 1 && factory.serviceRuns.value == 1)
@@ -162,36 +174,8 @@ private struct EarlyReferenceFactory: ObjectFactory {
     #expect(handler.holder.handler === handler)
 }
 
-/// `EarlyReferenceFactory` with `service` async: an async definition is claimed and finished
-/// under the lock, where the group's rule applies (a lock-free owner's publication checks the
-/// whole process's early references instead).
-private struct AsyncServiceFactory: ObjectFactory {
-    let holderRuns = ConcurrencyCounter()
-    let serviceRuns = ConcurrencyCounter()
-    let failingRuns = ConcurrencyCounter()
-
-    var definitions: Definitions {
-        createSingleton("plain") { Plain() }
-        createSingleton("holder") { [holderRuns] r in
-            holderRuns.increment()
-            return EarlyHolder(handler: try r.object("handler"))
-        }
-        createSingleton("service") { [serviceRuns] () async -> InjectedService in
-            serviceRuns.increment()
-            await Task.yield()
-            return InjectedService()
-        }
-        createSingleton("failing") { [failingRuns] () throws -> Plain in
-            failingRuns.increment()
-            if failingRuns.value == 1 { throw InjectionFailure() }
-            return Plain()
-        }
-        createSingleton("handler") { EarlyHandler() }
-    }
-}
-
 @Test func aSingletonFinishedUnderTheLockDuringAFailedInjectionIsKeptUnlessItTookAnEarlyReference() async throws {
-    let factory = AsyncServiceFactory()
+    let factory = EarlyReferenceFactory(asyncService: true)
     let context = try await ApplicationContext(factory)
     await #expect(throws: ContextError.self) { try await context.object("handler", as: EarlyHandler.self) }
     #expect(factory.holderRuns.value == 1 && factory.serviceRuns.value == 1)
