@@ -96,16 +96,16 @@ extension ApplicationContext {
             try await Creation(of: index, in: self).madeAsync(in: resolution)
         }
         if made.typeID == ObjectIdentifier(T.self) { return made.value(as: T.self) }
-        return try cast(made, of: index, as: T.self, from: requester)
+        return try cast(made, of: index, in: self, as: T.self, from: requester)
     }
+}
 
-    /// A made object of definition `index` whose declared type is not `T`, as a `T`. Apart from
-    /// `resolveAsync`: the runtime's `Optional<T>` metadata the cast needs is asked for on entry
-    /// to the function that casts, whichever branch runs.
-    @inline(never)
-    private func cast<T>(_ made: MadeValue, of index: Int, as _: T.Type, from requester: AsyncRequester?) throws(ContextError) -> T {
-        let value = made.anyValue
-        if let typed = value as? T { return typed }
-        throw mismatch(index, value, as: T.self) { (requester?.path ?? []) + [$0] }
-    }
+/// A made object of definition `index` of `context` whose declared type is not `T`, as a `T`.
+/// Apart from `resolveAsync`: the runtime's `Optional<T>` metadata the cast needs is asked for
+/// on entry to the function that casts, whichever branch runs.
+@inline(never)
+private func cast<T>(_ made: MadeValue, of index: Int, in context: ApplicationContext, as _: T.Type, from requester: AsyncRequester?) throws(ContextError) -> T {
+    let value = made.anyValue
+    if let typed = value as? T { return typed }
+    throw context.mismatch(index, value, as: T.self) { (requester?.path ?? []) + [$0] }
 }

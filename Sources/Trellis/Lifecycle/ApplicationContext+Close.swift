@@ -32,6 +32,7 @@ extension ApplicationContext {
     ///   `dispose()` threw.
     nonisolated(nonsending)
     public func close() async throws(ContextError) {
+        if ContextClosing(self).closeIfNothingToDispose() { return }
         try await close(waitingAtMost: nil)
     }
 

@@ -65,6 +65,22 @@ struct ContextClosing {
         if !failures.isEmpty { throw .disposalFailed(context: context.name, failures: failures) }
     }
 
+    /// The first step of an async close, which needs no await: a context closed already (or
+    /// closing itself from one of its disposals), or open with nothing to dispose, is closed
+    /// here (`true`); `false` leaves the rest to `close(waitingAtMost:)`. A request context
+    /// whose objects dispose nothing is closed so without the async close's task frames.
+    func closeIfNothingToDispose() -> Bool {
+        if ClosingScope.contains(context) { return true }
+        let lock = Coordinator.lock
+        lock.lock()
+        defer { lock.unlock() }
+        switch context.phase {
+        case .closed: return true
+        case .closing, .closingMayAwait: return false
+        case .open: return holdingPublications { closeIfNothingToDisposeLocked() }
+        }
+    }
+
     /// The awaited close; `bound` bounds each disposal's wait.
     nonisolated(nonsending)
     func close(waitingAtMost bound: DisposalBound?) async throws(ContextError) {
