@@ -224,4 +224,38 @@ private struct AwaitingFactory: ObjectFactory {
             try await child.object("shared", as: Counted.self)
         }
     }
+
+    @Test func tasksAndThreadsMakingHandlersWhosePropertiesNameOneSingletonMakeItOnceEveryRound() async throws {
+        // The awaited injections make `visitor` and `greeter` on the spot when nobody owns them,
+        // while blocking lookups on threads race them for the same claims.
+        for round in 0..<100 {
+            let factory = CountingFactory()
+            let context = try await ApplicationContext(factory)
+            let fromThreads = Guarded<[[ObjectIdentifier]]>([])
+            let threads = ConcurrencyThreads.start(2) { _ in
+                if let handler = try? Sync.object(context, "handler", as: AwaitedHandler.self) {
+                    fromThreads.withLock { $0.append([ObjectIdentifier(handler.visitor), ObjectIdentifier(handler.greeting), ObjectIdentifier(handler.part.visitor)]) }
+                }
+            }
+            let fromTasks = await AsyncHangGuard.run("round \(round)") { () async -> [[ObjectIdentifier]] in
+                await withTaskGroup(of: [ObjectIdentifier]?.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            guard let handler = try? await context.object("handler", as: AwaitedHandler.self) else { return nil }
+                            return [ObjectIdentifier(handler.visitor), ObjectIdentifier(handler.greeting), ObjectIdentifier(handler.part.visitor)]
+                        }
+                    }
+                    var made: [[ObjectIdentifier]] = []
+                    for await one in group { if let one { made.append(one) } }
+                    return made
+                }
+            }
+            #expect(threads.wait())
+            let all = try #require(fromTasks) + fromThreads.value
+            #expect(all.count == 6)
+            #expect(Set(all.map { $0[0] }).count == 1 && Set(all.map { $0[2] }) == Set(all.map { $0[0] }), "round \(round): more than one visitor")
+            #expect(Set(all.map { $0[1] }).count == 1, "round \(round): more than one greeter")
+            #expect(factory.runs.value["visitor"] == 1 && factory.runs.value["greeter"] == 1, "round \(round): \(factory.runs.value)")
+        }
+    }
 }
