@@ -156,10 +156,16 @@ struct ObjectInjection: BitwiseCopyable {
     /// published later with its group). Called bound to the thread (`bound`).
     private func fill(_ position: Int, with made: MadeValue) throws(ContextError) {
         if try fill(position, isAsync: true) { return }
+        try fill(position, providing: made.anyValue)
+    }
+
+    /// Fills field `position` with `value`, which an async lookup returned for it: cast by the
+    /// field's code to its type.
+    private func fill(_ position: Int, providing value: Any) throws(ContextError) {
         let field = plan.with { $0.fields.pinned(at: position) }
         let request = request(field, at: position, isAsync: true)
         _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-            provided.initialize(as: Any.self, to: made.anyValue)
+            provided.initialize(as: Any.self, to: value)
             defer { provided.deinitialize(as: Any.self) }
             return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
         }
@@ -186,12 +192,7 @@ struct ObjectInjection: BitwiseCopyable {
                         try bound { () throws(ContextError) in try fill(position, with: made) }
                     } else {
                         let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
-                        let value = try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field))
-                        _ = try ValueSlot.withTemporary(for: Any.self) { provided throws(ContextError) -> Bool in
-                            provided.initialize(as: Any.self, to: value)
-                            defer { provided.deinitialize(as: Any.self) }
-                            return try fields[headerAt: field.value.headerOffset].fill(fields.wrapper(at: field.value.offset), request, provided)
-                        }
+                        try fill(position, providing: try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field)))
                     }
                 } catch {
                     try collectOrThrow(error)
