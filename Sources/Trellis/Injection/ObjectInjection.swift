@@ -89,10 +89,10 @@ struct ObjectInjection: BitwiseCopyable {
         return try fillWithoutAwait(from: 0)
     }
 
-    /// The context and definition the route names for `request`'s field, when every context up
+    /// The context and definition the route names for field `position`, when every context up
     /// to it is open (else the lookup by name says what is wrong).
-    private func routedTarget(of request: InjectRequest) -> (context: Unretained<ApplicationContext>, index: Int)? {
-        guard let target = request.target, target.index >= 0,
+    private func routedTarget(at position: Int) -> (context: Unretained<ApplicationContext>, index: Int)? {
+        guard let target = route?.with({ $0.target(position, in: fields) }), target.index >= 0,
               let found = context.with({ $0.openAncestor(target.levels) }) else { return nil }
         return (found, target.index)
     }
@@ -128,11 +128,13 @@ struct ObjectInjection: BitwiseCopyable {
 
     /// Fills field `position`, which names a singleton the route found, with it made without
     /// waiting if it can be; `nil` when filled (or its failure collected by a validation), else
-    /// where the injection must await.
+    /// where the injection must await. Out of line: the filling loop's common case (a made
+    /// singleton, a prototype) stays small.
+    @inline(never)
     private func fillMakingWithoutWaiting(_ position: Int) throws(ContextError) -> AsyncStep? {
         let field = plan.with { $0.fields.pinned(at: position) }
         guard !fields[headerAt: field.value.headerOffset].isLazy,
-              let routed = routedTarget(of: request(field, at: position, isAsync: true)),
+              let routed = routedTarget(at: position),
               routed.context.with({ $0.records[routed.index].scope.isSingleton }) else { return .awaiting(position) }
         do throws(ContextError) {
             let made = try routed.context.with { context throws(ContextError) -> SingletonSlot.WithoutWaiting? in
@@ -182,15 +184,14 @@ struct ObjectInjection: BitwiseCopyable {
             case .done:
                 return
             case let .awaiting(position):
-                let field = plan.with { $0.fields.pinned(at: position) }
-                let request = request(field, at: position, isAsync: true)
                 do throws(ContextError) {
-                    if let routed = routedTarget(of: request) {
+                    if let routed = routedTarget(at: position) {
                         // The route found it, its edge is recorded and the lookup extends this
                         // resolution: made as `_objectAsync` would make it, without finding it.
                         let made = try await Creation(of: routed.index, in: routed.context.object).madeAsync(in: resolution)
                         try bound { () throws(ContextError) in try fill(position, with: made) }
                     } else {
+                        let field = plan.with { $0.fields.pinned(at: position) }
                         let key = fields[headerAt: field.value.headerOffset].key ?? field.value.property
                         try fill(position, providing: try await context._objectAsync(named: key, as: Any.self, from: AsyncRequester(context, requester, resolution, label: field)))
                     }
