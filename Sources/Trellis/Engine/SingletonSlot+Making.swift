@@ -53,8 +53,8 @@ extension SingletonSlot {
     }
 
     /// `made` for an async lookup: the same steps, waiting by suspending; may make async
-    /// definitions. A synchronous closure's singleton is made by `createWithoutWaiting`, the
-    /// blocking path's steps, and only what its injection must await is awaited.
+    /// definitions. The steps are `createWithoutWaiting`'s (an async closure awaited first), and
+    /// only what the injection must await is awaited, by `PendingSingleton.finish`.
     func madeAsync(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
         let context = context
         if records[index].runsOnMainActor { return try await madeOnMainActor(context, resolution) }
@@ -63,12 +63,20 @@ extension SingletonSlot {
         // suspends before it publishes or begins injecting, whichever way it waits.
         let word = claimWithoutLock(resolution)
         if word == nil, let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
-        if !records[index].isAsync {
-            switch try createWithoutWaiting(resolution, ownedAs: word) {
-            case let .made(made): return made
-            case let .injecting(pending): return try await pending.finish(resolution)
-            }
+        let outcome: WithoutWaiting
+        if records[index].isAsync {
+            outcome = try await createAwaitingClosure(in: context, resolution, ownedAs: word)
+        } else {
+            outcome = try createWithoutWaiting(resolution, ownedAs: word)
         }
+        switch outcome {
+        case let .made(made): return made
+        case let .injecting(pending): return try await pending.finish(resolution)
+        }
+    }
+
+    /// `createWithoutWaiting` for an async closure: the closure awaited, then the same steps.
+    private func createAwaitingClosure(in context: ApplicationContext, _ resolution: Resolution, ownedAs word: UInt?) async throws(ContextError) -> WithoutWaiting {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
@@ -80,19 +88,7 @@ extension SingletonSlot {
             abandon(ownedAs: word)
             throw error
         }
-        // No count of wrappers made on one thread here (an async closure may hop threads): the
-        // stripped-reflection check is left to synchronous makes, as for injection.
-        guard let injecting = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return made }
-        do {
-            if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
-                try await started.injection.finish(started.step)
-            }
-        } catch {
-            failInjecting(resolution, since: injecting.mark)
-            throw error
-        }
-        try finishCreating(resolution, injecting)
-        return made
+        return try injectedWithoutWaiting(made, in: context, resolution, since: creationMark, ownedAs: word)
     }
 
     /// How far an async lookup got making a singleton without waiting.
@@ -129,6 +125,16 @@ extension SingletonSlot {
             abandon(ownedAs: word)
             throw error
         }
+        return try injectedWithoutWaiting(made, in: context, resolution, since: creationMark, ownedAs: word)
+    }
+
+    /// The steps after the closure returned `made`, as far as they go without waiting:
+    /// published, or injected up to the first property an async lookup must make (`injecting`,
+    /// finished by `PendingSingleton.finish`). The singleton's frame is pushed.
+    ///
+    /// No count of wrappers made on one thread here (an async closure may hop threads): the
+    /// stripped-reflection check is left to synchronous makes, as for injection.
+    private func injectedWithoutWaiting(_ made: MadeValue, in context: ApplicationContext, _ resolution: Resolution, since creationMark: CreationMark, ownedAs word: UInt?) throws(ContextError) -> WithoutWaiting {
         guard let injecting = try publishedOrInjecting(made, resolution, wrappersMade: 0, since: creationMark, ownedAs: word) else { return .made(made) }
         do throws(ContextError) {
             if let started = try ObjectInjection.injectWithoutAwait(made, index, of: context, resolution) {
