@@ -103,3 +103,58 @@ func childRequests(_ report: Report) {
         },
     ])
 }
+
+/// `RequestFactory` with its `requestID` made as the context starts (an eager singleton).
+struct EagerRequestFactory: ObjectFactory {
+    let id: Int
+    var definitions: Definitions {
+        createEagerSingleton("requestID") { [id] in RequestID(id) }
+        createSingleton("user") { User() }
+        createPrototype("unitOfWork") { UnitOfWork() }
+        createPrototype("handler") { r in
+            Handler(requestID: try r.object("requestID"), user: try r.object("user"),
+                    config: try r.object("config"), database: try r.object("database"))
+        }
+    }
+}
+
+/// `child-bytype`: `child` with the handler looked up by type (`object(of: Handler.self)`), as
+/// an app that names its handlers by class would; `by-key` is `child project`, same run.
+///
+/// A lookup by type asks the child's own 4 definitions and takes the application's answer,
+/// which the application keeps (Docs/Injection.md, "Lookup by type").
+func childByTypeRequests(_ report: Report) {
+    let app = makeAppContext()
+    let config: Config = try! app.object("config")
+    let database: Database = try! app.object("database")
+    report.measure("child-bytype", unit: "ns/request", [
+        .nsPerOp("direct", ops: 100_000) { n in
+            for i in 0..<n { blackHole(handlerByHand(i, config: config, database: database)) }
+        },
+        .nsPerOp("by-key", ops: 10_000) { n in
+            for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
+        },
+        .nsPerOp("project", ops: 10_000) { n in
+            for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object(of: Handler.self)) }
+        },
+    ])
+}
+
+/// `child-eager`: `child` with the request's `requestID` an eager singleton, made as the context
+/// starts (and timed for its start-up report); `lazy` is `child project`, same run.
+func childEagerRequests(_ report: Report) {
+    let app = makeAppContext()
+    let config: Config = try! app.object("config")
+    let database: Database = try! app.object("database")
+    report.measure("child-eager", unit: "ns/request", [
+        .nsPerOp("direct", ops: 100_000) { n in
+            for i in 0..<n { blackHole(handlerByHand(i, config: config, database: database)) }
+        },
+        .nsPerOp("lazy", ops: 10_000) { n in
+            for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
+        },
+        .nsPerOp("project", ops: 10_000) { n in
+            for i in 0..<n { blackHole(try! ApplicationContext(EagerRequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
+        },
+    ])
+}

@@ -8,7 +8,7 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct concurrent-requests child request request-protocols bytype description10000 allocations
+//         concurrent-distinct concurrent-requests child child-bytype child-eager request request-protocols bytype description10000 allocations
 //         asyncSingleton asyncStart
 //         injection-default screen] [soak]
 //
@@ -25,7 +25,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "request", "request-protocols", "request-async", "bytype",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "child-bytype", "child-eager", "request", "request-protocols", "request-async", "bytype",
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -61,6 +61,8 @@ if wants("concurrent") { concurrentLookups(report) }
 if wants("concurrent-distinct") { concurrentDistinctLookups(report) }
 if wants("concurrent-requests") { concurrentRequests(report) }
 if wants("child") { childRequests(report) }
+if wants("child-bytype") { childByTypeRequests(report) }
+if wants("child-eager") { childEagerRequests(report) }
 if wants("request") { requests(report) }
 if wants("request-protocols") { protocolRequests(report) }
 if wants("request-async") { asyncRequests(report) }
@@ -90,6 +92,10 @@ report.ratio("concurrent-distinct", "baseline/1thread", ("concurrent-distinct", 
 report.ratio("concurrent-requests", "project/1thread", ("concurrent-requests", "project"), ("concurrent-requests", "project-1thread"))
 report.ratio("concurrent-requests", "direct/1thread", ("concurrent-requests", "direct"), ("concurrent-requests", "direct-1thread"))
 report.ratio("child", "project/direct", ("child", "project"), ("child", "direct"))
+report.ratio("child-bytype", "project/direct", ("child-bytype", "project"), ("child-bytype", "direct"))
+report.ratio("child-bytype", "project/by-key", ("child-bytype", "project"), ("child-bytype", "by-key"))
+report.ratio("child-eager", "project/direct", ("child-eager", "project"), ("child-eager", "direct"))
+report.ratio("child-eager", "project/lazy", ("child-eager", "project"), ("child-eager", "lazy"))
 report.ratio("request", "project/direct", ("request", "project"), ("request", "direct"))
 report.ratio("request-protocols", "project/direct", ("request-protocols", "project"), ("request-protocols", "direct"))
 report.ratio("request-protocols", "project/request", ("request-protocols", "project"), ("request", "project"))

@@ -286,3 +286,83 @@ private struct ProbedFactory: ObjectFactory {
     _ = try await context.object("service", as: (any ProbedService).self)
     #expect(context.graph().contains(#"c0_1 -> c0_0 [label="tool"];"#))
 }
+
+// MARK: A parent's matches are its own
+
+/// `rex` must be made to learn what it makes (it is declared as `Animal`); counted.
+private struct CountedPetsFactory: ObjectFactory {
+    let rexMade: InjCounter
+    var definitions: Definitions {
+        createSingleton("rex") { [rexMade] () -> Animal in
+            rexMade.increment()
+            return Dog("parent rex")
+        }
+        createSingleton("tom") { () -> Animal in Cat("parent tom") }
+    }
+}
+
+/// Hides the parents' `rex`.
+private struct ChildRexFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("rex") { Dog("child rex") }
+    }
+}
+
+/// Hides nothing.
+private struct BowlFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("bowl") { Lonely() }
+    }
+}
+
+@Test func aChildsLookupByTypeNeitherMakesWhatTheChildHidesNorChangesTheParentsAnswer() throws {
+    // Docs/Injection.md, "Lookup by type": a child's definition shadows a parent's with the same key.
+    // The parent's matches are found by the parent's own lookup and kept by the parent; the
+    // ones found while a child hid some must not become the parent's answer.
+    let rexMade = InjCounter()
+    let grandparent = try ApplicationContext(CountedPetsFactory(rexMade: rexMade))
+    let parent = try ApplicationContext(BowlFactory(), parent: grandparent)
+    let child = try ApplicationContext(ChildRexFactory(), parent: parent)
+    #expect(try child.objects(of: Dog.self).map(\.id) == ["child rex"])
+    #expect(try child.objects(of: Dog.self).map(\.id) == ["child rex"])
+    #expect(rexMade.value == 0)
+    #expect(try parent.objects(of: Dog.self).map(\.id) == ["parent rex"])
+    #expect(try grandparent.objects(of: Dog.self).map(\.id) == ["parent rex"])
+    #expect(rexMade.value == 1)
+    // Now that the parents know their matches, a child still gets its own answer.
+    #expect(try child.objects(of: Dog.self).map(\.id) == ["child rex"])
+    #expect(try child.objects(of: Animal.self).map(\.id) == ["child rex", "parent tom"])
+    let sibling = try ApplicationContext(ChildRexFactory(), parent: parent)
+    #expect(try sibling.objects(of: Animal.self).map(\.id) == ["child rex", "parent tom"])
+    #expect(try ApplicationContext(BowlFactory(), parent: parent).objects(of: Animal.self).map(\.id) == ["parent rex", "parent tom"])
+}
+
+@Test func anAsyncChildsLookupByTypeNeitherMakesWhatTheChildHidesNorChangesTheParentsAnswer() async throws {
+    let rexMade = InjCounter()
+    let grandparent = try await ApplicationContext(CountedPetsFactory(rexMade: rexMade))
+    let parent = try await ApplicationContext(BowlFactory(), parent: grandparent)
+    let child = try await ApplicationContext(ChildRexFactory(), parent: parent)
+    #expect(try await child.objects(of: Dog.self).map(\.id) == ["child rex"])
+    #expect(rexMade.value == 0)
+    #expect(try await parent.objects(of: Dog.self).map(\.id) == ["parent rex"])
+    #expect(try await child.objects(of: Animal.self).map(\.id) == ["child rex", "parent tom"])
+    #expect(rexMade.value == 1)
+}
+
+@Test func aLookupByTypeInAFreshChildFindsTheParentsMatchesTheParentAlreadyKnows() throws {
+    let rexMade = InjCounter()
+    let parent = try ApplicationContext(CountedPetsFactory(rexMade: rexMade))
+    #expect(try parent.objects(of: Animal.self).map(\.id) == ["parent rex", "parent tom"])
+    for _ in 0..<3 {
+        let request = try ApplicationContext(BowlFactory(), parent: parent)
+        #expect(try request.object(of: Cat.self).id == "parent tom")
+        #expect(try request.objects(of: Animal.self).map(\.id) == ["parent rex", "parent tom"])
+        let error = try #require(throws: ContextError.self) { try request.object(of: Animal.self) }
+        guard case let .ambiguousType(_, candidates) = error else {
+            Issue.record("expected ambiguousType, got \(error)")
+            continue
+        }
+        #expect(candidates.count == 2)
+    }
+    #expect(rexMade.value == 1)
+}
