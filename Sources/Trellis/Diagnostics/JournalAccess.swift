@@ -29,7 +29,13 @@ struct JournalAccess {
 
     func appendStartup(_ entries: [StartupReport.Entry], timeline: StartupTimeline) {
         Coordinator.lock.withLock {
-            context.journalStorage.startup.append(contentsOf: entries)
+            // Kept as they are when the journal has none yet (every start but a failed one's
+            // retry): appending copied them into a second array.
+            if context.journalStorage.startup.isEmpty {
+                context.journalStorage.startup = entries
+            } else {
+                context.journalStorage.startup.append(contentsOf: entries)
+            }
             context.journalStorage.startupTimeline = timeline
         }
     }

@@ -1,6 +1,6 @@
 /// Collects what an eager singleton pulls in while the context starts. Shared by the
 /// continuations of the singleton's lookup, which may run in several child tasks at once.
-final class StartupCollector: Sendable {
+final class StartupCollector: @unchecked Sendable {
     private struct State {
         var pulledIn: [String] = []
         /// The eager singleton itself, which is not "pulled in".
@@ -10,20 +10,26 @@ final class StartupCollector: Sendable {
         var madeEager = false
     }
 
-    private let state = Locked(State())
+    // Safe (and `@unchecked Sendable`): read and written with the timeline's lock held only
+    // (`withState`), which also makes the runtime's exclusivity check redundant.
+    @exclusivity(unchecked) private var state = State()
     /// When everything made during the start began and ended.
     let timeline: StartupTimeline
 
     init(timeline: StartupTimeline) { self.timeline = timeline }
 
+    private func withState<R>(_ body: (inout State) -> R) -> R {
+        timeline.withLock { body(&state) }
+    }
+
     /// Eager singleton `key` of `context` is about to be made.
     func begin(_ key: String, of context: ApplicationContext) {
-        state.withLock { $0 = State(pulledIn: [], eager: (ObjectIdentifier(context), key)) }
+        withState { $0 = State(pulledIn: [], eager: (ObjectIdentifier(context), key)) }
     }
 
     /// What was pulled in since `begin`.
     func takePulledIn() -> [String] {
-        state.withLock { state in
+        withState { state in
             defer { state.pulledIn = [] }
             return state.pulledIn
         }
@@ -43,7 +49,7 @@ final class StartupCollector: Sendable {
 
     /// An object was made while the eager singleton was made.
     func pulledIn(_ key: String, of context: ApplicationContext) {
-        state.withLock { state in
+        withState { state in
             if let eager = state.eager, eager.context == ObjectIdentifier(context), eager.key == key {
                 state.madeEager = true
                 return
@@ -53,5 +59,5 @@ final class StartupCollector: Sendable {
     }
 
     /// Whether the eager singleton was made by the lookup this collector belongs to.
-    var madeEager: Bool { state.withLock { $0.madeEager } }
+    var madeEager: Bool { withState { $0.madeEager } }
 }

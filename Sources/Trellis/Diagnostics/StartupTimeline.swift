@@ -2,7 +2,11 @@
 /// what `StartupReport.criticalPath` and each entry's `waited` are computed from, with the
 /// dependency edges the contexts recorded. Shared by the collectors of a start's eager
 /// singletons (an async start makes them in concurrent tasks); dropped when the start ends.
-final class StartupTimeline: Sendable {
+///
+/// Its lock also guards the collectors' state (`StartupCollector`): one lock per start, not one
+/// per collector and one for the marks (a context made per request with an eager singleton made
+/// two locks, each three allocations, for every request).
+final class StartupTimeline: @unchecked Sendable {
     struct Node: Hashable {
         let context: ObjectIdentifier
         let index: Int
@@ -28,11 +32,20 @@ final class StartupTimeline: Sendable {
 
     let clock = ContinuousClock()
     let began: ContinuousClock.Instant
-    private let marks: Locked<[Mark]>
+    private let lock = Lock.make()
+    // Safe (and `@unchecked Sendable`): read and written with `lock` held only, which also
+    // makes the runtime's exclusivity check redundant.
+    @exclusivity(unchecked) private var marks: [Mark] = []
 
     init() {
         began = clock.now
-        marks = Locked([])
+    }
+
+    deinit { lock.destroy() }
+
+    /// Runs `body` with the start's lock held: the marks' and every collector's.
+    func withLock<R>(_ body: () -> R) -> R {
+        lock.withLock(body)
     }
 
     /// The time since the start began.
@@ -42,19 +55,19 @@ final class StartupTimeline: Sendable {
     /// its earlier making).
     func began(_ index: Int, of context: ApplicationContext) {
         let mark = Mark(context: Unretained(context), index: index, time: now, isEnd: false)
-        marks.withLock { $0.append(mark) }
+        withLock { marks.append(mark) }
     }
 
     /// Definition `index` of `context` is made.
     func ended(_ index: Int, of context: ApplicationContext) {
         let mark = Mark(context: Unretained(context), index: index, time: now, isEnd: true)
-        marks.withLock { $0.append(mark) }
+        withLock { marks.append(mark) }
     }
 
     /// Every making that ended, by definition.
     private func makings() -> [Node: Making] {
         var makings: [Node: Making] = [:]
-        for mark in marks.withLock({ $0 }) {
+        for mark in withLock({ marks }) {
             let node = Node(context: ObjectIdentifier(mark.context.object), index: mark.index)
             if mark.isEnd {
                 makings[node]?.end = mark.time

@@ -12,26 +12,35 @@ import Darwin
 /// false races, and CI runs under the sanitizer. The pthread objects live on the heap because
 /// they must never move once initialised.
 ///
-/// A struct of two pointers rather than a class: using a lock kept in a global (the
-/// coordinator's, taken several times by every context made per request) retains nothing.
-/// Whoever makes one with `make()` frees it with `destroy()`, or keeps it for the process.
+/// A struct of one pointer rather than a class: using a lock kept in a global (the
+/// coordinator's, taken by every context made per request) retains nothing. Whoever makes one
+/// with `make()` frees it with `destroy()`, or keeps it for the process.
 struct Lock: @unchecked Sendable {
-    // Safe: the pointers are written once in `make` and freed by `destroy`; every access to
-    // the pointees goes through pthread calls, which are thread-safe by definition.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    /// How many threads are in `wait()`: read and written with the mutex held only, so a
-    /// `broadcast()` with nobody waiting (a singleton published in a context nobody else uses)
-    /// skips the call.
-    private let waiting: UnsafeMutablePointer<Int>
+    /// The mutex, the condition and the count of waiters, in one allocation: a start of a
+    /// context made per request makes a lock for its report, and three allocations (one per
+    /// pthread object) were a tenth of what an eager singleton added to such a context.
+    private struct Storage {
+        var mutex = pthread_mutex_t()
+        var condition = pthread_cond_t()
+        /// How many threads are in `wait()`: read and written with the mutex held only, so a
+        /// `broadcast()` with nobody waiting (a singleton published in a context nobody else
+        /// uses) skips the call.
+        var waiting = 0
+    }
+
+    // Safe: the pointer is written once in `make` and freed by `destroy`; the pthread objects
+    // are used through pthread calls only, which are thread-safe by definition, and `waiting`
+    // with the mutex held only.
+    private let storage: UnsafeMutablePointer<Storage>
+
+    @inline(__always) private var mutex: UnsafeMutablePointer<pthread_mutex_t> { storage.pointer(to: \.mutex)! }
+    @inline(__always) private var condition: UnsafeMutablePointer<pthread_cond_t> { storage.pointer(to: \.condition)! }
 
     /// A new lock, to be freed with `destroy()` (or never, for one that lives as long as the
     /// process).
     static func make() -> Lock {
-        let lock = Lock(mutex: .allocate(capacity: 1), condition: .allocate(capacity: 1), waiting: .allocate(capacity: 1))
-        lock.mutex.initialize(to: pthread_mutex_t())
-        lock.condition.initialize(to: pthread_cond_t())
-        lock.waiting.initialize(to: 0)
+        let lock = Lock(storage: .allocate(capacity: 1))
+        lock.storage.initialize(to: Storage())
         #if canImport(Glibc)
         // Adaptive: a thread that finds the mutex taken spins a little before it sleeps. Every
         // critical section here is short, so a waiter rarely has to sleep, where a plain mutex
@@ -54,9 +63,8 @@ struct Lock: @unchecked Sendable {
     func destroy() {
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-        waiting.deallocate()
+        storage.deinitialize(count: 1)
+        storage.deallocate()
     }
 
     func lock() { pthread_mutex_lock(mutex) }
@@ -72,14 +80,14 @@ struct Lock: @unchecked Sendable {
 
     /// Waits for `broadcast()`; the mutex must be held and is held again on return.
     func wait() {
-        waiting.pointee += 1
+        storage.pointee.waiting += 1
         pthread_cond_wait(condition, mutex)
-        waiting.pointee -= 1
+        storage.pointee.waiting -= 1
     }
 
     /// Wakes every thread in `wait()`; the mutex must be held (every caller holds it: a waiter
     /// counts itself with it held, before it waits).
     func broadcast() {
-        if waiting.pointee > 0 { pthread_cond_broadcast(condition) }
+        if storage.pointee.waiting > 0 { pthread_cond_broadcast(condition) }
     }
 }
