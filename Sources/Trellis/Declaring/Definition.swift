@@ -49,7 +49,14 @@ public struct Definition: Sendable {
     /// ``ContextError`` when the context is configured, not here.
     public func aliases(_ aliases: String...) -> Definition {
         var copy = self
-        copy.explicitAliases += aliases
+        // Straight into `names`, before any `dependsOn` names: through `explicitAliases` the
+        // new names were appended to a copy that the setter then joined with the prerequisites,
+        // an array more per call, for every context made of the factory.
+        if copy.names.isEmpty {
+            copy.names = aliases
+        } else {
+            copy.names.insert(contentsOf: aliases, at: copy.names.count - Int(prerequisiteCount))
+        }
         return copy
     }
 
