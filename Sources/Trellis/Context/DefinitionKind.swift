@@ -9,20 +9,10 @@ struct DefinitionKind<T> {
         self.index = index
     }
 
-    /// Whether the definition makes `T`s.
-    enum Answer {
-        /// No object of the definition is a `T`.
-        case no
-        /// A `T`; its value when it is a singleton (made now if it was not).
-        case yes(T?)
-        /// Not known now (a prototype an outer lookup is making): left out, and nothing cached.
-        case unknown
-    }
-
     /// What an object of the definition that is not a `T` here says: `.no`, unless it is a `T`
     /// on the main actor only (its conformance is isolated there), which is an error rather than
     /// an object silently left out.
-    private func notOfKind(_ value: Any) throws(ContextError) -> Answer {
+    private func notOfKind(_ value: Any) throws(ContextError) -> KindAnswer {
         guard IsolatedConformance.isolates(value, from: T.self) else { return .no }
         let key = context.table.keys[index]
         throw .mismatch(key, value, as: T.self, path: [key])
@@ -31,15 +21,7 @@ struct DefinitionKind<T> {
     /// What can be said of the definition's kind before anything is made, or what must be made
     /// to find out: the one decision of both forms of `find`. A synchronous lookup refuses what
     /// it would have to await.
-    private enum Question {
-        case answered(Answer)
-        /// The singleton must be looked at (made if it is not).
-        case singleton
-        /// The prototype's closure must be run once to see what it makes.
-        case probe
-    }
-
-    private func beforeMaking(waitsSynchronously: Bool) throws(ContextError) -> Question {
+    private func beforeMaking(waitsSynchronously: Bool) throws(ContextError) -> KindQuestion {
         if context.isClosed { throw context.closedError(looking: context.table.keys[index]) }
         let creation = Creation(of: index, in: context)
         if creation.declaresNoKind(of: T.self) { return .answered(.no) }
@@ -57,7 +39,7 @@ struct DefinitionKind<T> {
     }
 
     /// Whether the definition makes `T`s, finding out synchronously.
-    func find() throws(ContextError) -> Answer {
+    func find() throws(ContextError) -> KindAnswer {
         switch try beforeMaking(waitsSynchronously: true) {
         case let .answered(kind):
             return kind
@@ -76,7 +58,7 @@ struct DefinitionKind<T> {
     }
 
     /// `find` for an async lookup by type.
-    func findAsync() async throws(ContextError) -> Answer {
+    func findAsync() async throws(ContextError) -> KindAnswer {
         switch try beforeMaking(waitsSynchronously: false) {
         case let .answered(kind):
             return kind
@@ -101,16 +83,16 @@ struct DefinitionKind<T> {
 
     /// What the singleton says once looked at; `nil`: a lookup this one runs inside of is making
     /// it, so its kind stays unknown.
-    private func singletonKind(_ made: MadeValue?) throws(ContextError) -> Answer {
+    private func singletonKind(_ made: MadeValue?) throws(ContextError) -> KindAnswer {
         guard let made else { return .unknown }
         guard let typed = made.anyValue as? T else { return try notOfKind(made.anyValue) }
-        return .yes(typed)
+        return .yes(typed as Any)
     }
 
     /// What a type probe of the prototype says, remembered; the probe itself is the made
     /// instance when its type has nothing to inject (its closure made it completely). `nil`: the
     /// probe could not run now, so its kind stays unknown.
-    private func probed(_ probe: Any?) throws(ContextError) -> Answer {
+    private func probed(_ probe: Any?) throws(ContextError) -> KindAnswer {
         guard let probe else { return .unknown }
         guard let typed = probe as? T else {
             let kind = try notOfKind(probe)
@@ -118,7 +100,7 @@ struct DefinitionKind<T> {
             return kind
         }
         context.typeCache.rememberKind(of: index, is: ObjectIdentifier(T.self), true)
-        return .yes(InjectionPlan.of(Swift.type(of: probe)).hasNothingToInject ? typed : nil)
+        return .yes(InjectionPlan.of(Swift.type(of: probe)).hasNothingToInject ? typed as Any : nil)
     }
 
     /// Whether the definition (a singleton not made yet, or a prototype) is being made by a
@@ -148,4 +130,14 @@ struct DefinitionKind<T> {
         if resolution.isMaking(index, of: context, ownLookupOnly: true) { throw Creation(of: index, in: context).prototypeCycle(resolution) }
         return false
     }
+}
+
+/// What `DefinitionKind.beforeMaking` decides. Not nested in `DefinitionKind<T>`, for the reason
+/// `KindAnswer` is not.
+private enum KindQuestion {
+    case answered(KindAnswer)
+    /// The singleton must be looked at (made if it is not).
+    case singleton
+    /// The prototype's closure must be run once to see what it makes.
+    case probe
 }

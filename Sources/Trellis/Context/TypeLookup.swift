@@ -33,7 +33,7 @@ struct TypeLookup<T> {
         }
         for match in try typeMatches() {
             if let value = match.value {
-                result.append(value)
+                result.append(value as! T)
             } else {
                 result.append(try match.context.resolve(match.index, as: T.self, from: nil))
             }
@@ -72,7 +72,7 @@ struct TypeLookup<T> {
         }
         for match in try await typeMatchesAsync() {
             if let value = match.value {
-                result.append(value)
+                result.append(value as! T)
             } else {
                 result.append(try await match.context.resolveAsync(match.index, as: T.self, from: nil))
             }
@@ -82,24 +82,25 @@ struct TypeLookup<T> {
 
     /// The single match's value if it is known without making anything; throws when there is
     /// not exactly one match.
-    func only(_ found: [TypeMatch<T>]) throws(ContextError) -> T? {
+    func only(_ found: [TypeMatch]) throws(ContextError) -> T? {
         guard let first = found.first else {
             throw .noSuchObject(key: String(reflecting: T.self), searched: context.chain.map(\.name), path: [])
         }
         guard found.count == 1 else {
             throw .ambiguousType(type: String(reflecting: T.self), candidates: found.map { $0.context.qualifiedKey($0.index, from: context) })
         }
-        return first.value
+        // A `T`: the lookup that found it was asked for `T`s.
+        return first.value.map { $0 as! T }
     }
 
     /// Every definition of the chain whose objects are `T`s, unshadowed, in order. A made
     /// singleton's value is included.
-    func typeMatches() throws(ContextError) -> [TypeMatch<T>] {
+    func typeMatches() throws(ContextError) -> [TypeMatch] {
         try chainMatches(below: []).found
     }
 
     /// `typeMatches` for an async lookup by type: what must be made to find out is awaited.
-    func typeMatchesAsync() async throws(ContextError) -> [TypeMatch<T>] {
+    func typeMatchesAsync() async throws(ContextError) -> [TypeMatch] {
         try await chainMatchesAsync(below: []).found
     }
 
@@ -115,8 +116,8 @@ struct TypeLookup<T> {
     private func chainMatches(below: [ApplicationContext]) throws(ContextError) -> TypeMatches {
         if context.isClosed { throw context.closedError(looking: String(reflecting: T.self)) }
         var matches = TypeMatches(level: below.count)
-        for index in 0..<context.count where matches.asks(index, of: context, below: below) {
-            matches.add(try DefinitionKind<T>(of: index, in: context).find(), context, index)
+        for index in 0..<context.count where matches.asks(index, of: context, below: below, for: T.self) {
+            matches.add(try DefinitionKind<T>(of: index, in: context).find(), context, index, for: T.self)
         }
         if let parent = context.parent {
             let lookup = TypeLookup(parent)
@@ -126,15 +127,15 @@ struct TypeLookup<T> {
                 matches.add(try lookup.chainMatches(below: below + [context]))
             }
         }
-        return matches.finished(caching: self)
+        return matches.finished { found in cache(found) }
     }
 
     /// `chainMatches` for an async lookup by type.
     private func chainMatchesAsync(below: [ApplicationContext]) async throws(ContextError) -> TypeMatches {
         if context.isClosed { throw context.closedError(looking: String(reflecting: T.self)) }
         var matches = TypeMatches(level: below.count)
-        for index in 0..<context.count where matches.asks(index, of: context, below: below) {
-            matches.add(try await DefinitionKind<T>(of: index, in: context).findAsync(), context, index)
+        for index in 0..<context.count where matches.asks(index, of: context, below: below, for: T.self) {
+            matches.add(try await DefinitionKind<T>(of: index, in: context).findAsync(), context, index, for: T.self)
         }
         if let parent = context.parent {
             let lookup = TypeLookup(parent)
@@ -144,84 +145,15 @@ struct TypeLookup<T> {
                 matches.add(try await lookup.chainMatchesAsync(below: below + [context]))
             }
         }
-        return matches.finished(caching: self)
+        return matches.finished { found in cache(found) }
     }
 
     /// The matches of this context's chain from its cache, made singletons' values read from
     /// their records.
-    private func cachedMatches() throws(ContextError) -> [TypeMatch<T>]? {
+    private func cachedMatches() throws(ContextError) -> [TypeMatch]? {
         guard let positions = try cachedPositions() else { return nil }
         return positions.map { position in
-            TypeMatch(context: context.ancestor(position.levels).object, index: position.index, value: madeSingleton(at: position))
-        }
-    }
-
-    /// The matches one context of the chain found (with its parents'), and whether they may be
-    /// cached by it.
-    private struct TypeMatches {
-        /// How far the context is from the asker (0: the asker).
-        let level: Int
-        var found: [TypeMatch<T>] = []
-        /// Every definition asked answered, and every singleton's answer final: made, or known
-        /// from its declared type (a lazy singleton asked about a class it is declared as).
-        var settled = true
-        /// The lowest level of a context closer to the asker that hid a definition from these
-        /// matches (the highest of those declaring its name). Cached by a context only if none
-        /// below it did: its own matches must not miss what only the asker hides.
-        var hiddenBelow = Int.max
-
-        init(level: Int) { self.level = level }
-
-        /// Whether definition `index` of `context` is asked what it makes: not hidden by a
-        /// definition with the same name closer to the asker (whatever its type), and not
-        /// declared as a class unrelated to `T`'s. The second is the common case when looking
-        /// for one class, and is answered without `DefinitionKind<T>`, whose generic types the
-        /// runtime would look up for every definition.
-        mutating func asks(_ index: Int, of context: ApplicationContext, below: [ApplicationContext]) -> Bool {
-            if isHidden(context.table.keys[index], by: below) { return false }
-            return !Creation(of: index, in: context).declaresNoKind(of: T.self)
-        }
-
-        mutating func add(_ kind: DefinitionKind<T>.Answer, _ context: ApplicationContext, _ index: Int) {
-            switch kind {
-            case .no: break
-            case .unknown: settled = false
-            case let .yes(value): found.append(TypeMatch(context: context, index: index, value: value))
-            }
-            // A singleton the answer did not make (its declared type told) stays final only if
-            // the declared type is a `T` (one declared as an unrelated class is never asked).
-            if settled, context.records[index].scope.isSingleton, !context.isMade(index), !Creation(of: index, in: context).declaresKind(of: T.self) {
-                settled = false
-            }
-        }
-
-        /// Appends a parent's matches as its lookup found them.
-        mutating func add(_ parent: TypeMatches) {
-            found.append(contentsOf: parent.found)
-            settled = settled && parent.settled
-            hiddenBelow = min(hiddenBelow, parent.hiddenBelow)
-        }
-
-        /// Appends a parent's cached matches, less those hidden by `below` (the contexts from the
-        /// asker up to the parent's child).
-        mutating func add(_ cached: [TypeMatch<T>], below: [ApplicationContext]) {
-            for match in cached where !isHidden(match.context.table.keys[match.index], by: below) {
-                found.append(match)
-            }
-        }
-
-        /// Whether a definition named `key` is hidden by one of `below`, noting the highest that
-        /// hides it.
-        private mutating func isHidden(_ key: String, by below: [ApplicationContext]) -> Bool {
-            guard let hider = below.lastIndex(where: { $0.table.definition(named: key) != nil }) else { return false }
-            hiddenBelow = min(hiddenBelow, hider)
-            return true
-        }
-
-        /// The matches, cached by `lookup` if they are settled and nothing below it hid any.
-        consuming func finished(caching lookup: TypeLookup) -> TypeMatches {
-            if settled && hiddenBelow >= level { lookup.cache(found) }
-            return self
+            TypeMatch(context: context.ancestor(position.levels).object, index: position.index, value: madeSingleton(at: position).map { $0 as Any })
         }
     }
 
@@ -271,7 +203,7 @@ struct TypeLookup<T> {
     }
 
     /// Remembers where `matches` are (settled: they no longer change).
-    func cache(_ matches: [TypeMatch<T>]) {
+    func cache(_ matches: [TypeMatch]) {
         // A validation's scratch context is dropped when it ends.
         guard !context.isValidation else { return }
         // Every match's context is on the chain: the matches are this context's and its parents'.
