@@ -12,7 +12,7 @@ struct TypeLookup<T> {
             if let value = madeSingleton(at: positions[0]) { return value }
             return try context.ancestor(positions[0].levels).object.resolve(positions[0].index, as: T.self, from: nil)
         }
-        let found = try typeMatches()
+        let found = try chainMatches(below: []).found
         if let value = try only(found) { return value }
         return try found[0].context.resolve(found[0].index, as: T.self, from: nil)
     }
@@ -31,7 +31,7 @@ struct TypeLookup<T> {
             }
             return result
         }
-        for match in try typeMatches() {
+        for match in try chainMatches(below: []).found {
             if let value = match.value {
                 result.append(value as! T)
             } else {
@@ -47,7 +47,7 @@ struct TypeLookup<T> {
             if let value = madeSingleton(at: positions[0]) { return value }
             return try await context.ancestor(positions[0].levels).object.resolveAsync(positions[0].index, as: T.self, from: nil)
         }
-        let found = try await typeMatchesAsync()
+        let found = try await chainMatchesAsync(below: []).found
         if let value = try only(found) { return value }
         return try await found[0].context.resolveAsync(found[0].index, as: T.self, from: nil)
     }
@@ -70,7 +70,7 @@ struct TypeLookup<T> {
             }
             return result
         }
-        for match in try await typeMatchesAsync() {
+        for match in try await chainMatchesAsync(below: []).found {
             if let value = match.value {
                 result.append(value as! T)
             } else {
@@ -93,21 +93,12 @@ struct TypeLookup<T> {
         return first.value.map { $0 as! T }
     }
 
-    /// Every definition of the chain whose objects are `T`s, unshadowed, in order. A made
-    /// singleton's value is included.
-    func typeMatches() throws(ContextError) -> [TypeMatch] {
-        try chainMatches(below: []).found
-    }
-
-    /// `typeMatches` for an async lookup by type: what must be made to find out is awaited.
-    func typeMatchesAsync() async throws(ContextError) -> [TypeMatch] {
-        try await chainMatchesAsync(below: []).found
-    }
-
-    /// This context's own matches, then its parent's as the parent's own lookup by type finds
-    /// them (from the parent's cache once it has them), less what a context closer to the asker
-    /// shadows; cached here when they can no longer change. `below`: the contexts from the
-    /// asker up to this one's child, asker first.
+    /// Every definition of the chain whose objects are `T`s, unshadowed, in order (a made
+    /// singleton's value included): this context's own matches, then its parent's as the
+    /// parent's own lookup by type finds them (from the parent's cache once it has them), less
+    /// what a context closer to the asker shadows; cached here when they can no longer change.
+    /// `below`: the contexts from the asker up to this one's child, asker first (empty for the
+    /// asker).
     ///
     /// The parent's matches are its own, kept by the parent: a context made per request under a
     /// large application asks only its own definitions. Walking the whole chain from every fresh
