@@ -124,37 +124,34 @@ struct EagerRequestFactory: ObjectFactory {
 /// A lookup by type asks the child's own 4 definitions and takes the application's answer,
 /// which the application keeps (Docs/Injection.md, "Lookup by type").
 func childByTypeRequests(_ report: Report) {
-    let app = makeAppContext()
-    let config: Config = try! app.object("config")
-    let database: Database = try! app.object("database")
-    report.measure("child-bytype", unit: "ns/request", [
-        .nsPerOp("direct", ops: 100_000) { n in
-            for i in 0..<n { blackHole(handlerByHand(i, config: config, database: database)) }
-        },
-        .nsPerOp("by-key", ops: 10_000) { n in
-            for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
-        },
-        .nsPerOp("project", ops: 10_000) { n in
-            for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object(of: Handler.self)) }
-        },
-    ])
+    childVariant(report, "child-bytype", reference: "by-key") { app, i in
+        try! ApplicationContext(RequestFactory(id: i), parent: app).object(of: Handler.self)
+    }
 }
 
 /// `child-eager`: `child` with the request's `requestID` an eager singleton, made as the context
 /// starts (and timed for its start-up report); `lazy` is `child project`, same run.
 func childEagerRequests(_ report: Report) {
+    childVariant(report, "child-eager", reference: "lazy") { app, i in
+        try! ApplicationContext(EagerRequestFactory(id: i), parent: app).object("handler", as: Handler.self)
+    }
+}
+
+/// A variant of `child`: `direct` and `child`'s project loop (as `reference`) against `request`,
+/// one request's handler from a new child of the application.
+private func childVariant(_ report: Report, _ scenario: String, reference: String, _ request: @escaping (ApplicationContext, Int) -> Handler) {
     let app = makeAppContext()
     let config: Config = try! app.object("config")
     let database: Database = try! app.object("database")
-    report.measure("child-eager", unit: "ns/request", [
+    report.measure(scenario, unit: "ns/request", [
         .nsPerOp("direct", ops: 100_000) { n in
             for i in 0..<n { blackHole(handlerByHand(i, config: config, database: database)) }
         },
-        .nsPerOp("lazy", ops: 10_000) { n in
+        .nsPerOp(reference, ops: 10_000) { n in
             for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
         },
         .nsPerOp("project", ops: 10_000) { n in
-            for i in 0..<n { blackHole(try! ApplicationContext(EagerRequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
+            for i in 0..<n { blackHole(request(app, i)) }
         },
     ])
 }
