@@ -153,3 +153,47 @@ func concurrentRequests(_ report: Report) {
         .wallNsPerOp("project", threads: 2, ops: 40_000, perThread: { thread, n in projectRequests(app, from: thread &* n, count: n) }),
     ])
 }
+
+/// A unit of work that commits when its request's context closes, as a transaction does.
+final class Transaction: Disposable {
+    var committed = false
+    func dispose() { committed = true }
+}
+
+/// `InjectedHandler` whose unit of work is a `Transaction`.
+final class TransactionHandler {
+    @Inject var requestID: RequestID
+    @Inject var user: User
+    @Inject var unitOfWork: Transaction
+    @Inject("orderService") var service: InjectedService
+    @Inject var logger: Logger
+    @Inject var config: Config
+}
+
+/// `RequestScopeFactory` with a transaction for its unit of work.
+struct TransactionScopeFactory: ObjectFactory {
+    let id: Int
+    var definitions: Definitions {
+        createSingleton("requestID") { [id] in RequestID(id) }
+        createSingleton("user") { User() }
+        createSingleton("unitOfWork") { Transaction() }
+        createSingleton("handler") { TransactionHandler() }
+    }
+}
+
+/// `request-disposable`: `request` whose unit of work is `Disposable` (disposed when the request's
+/// context closes, so the close orders and runs a disposal), against `request`'s own loop in the
+/// same run (`request`). `project/request` is what one disposable object costs a request.
+func disposableRequests(_ report: Report) {
+    let app = makeRequestApp()
+    report.measure("request-disposable", unit: "ns/request", [
+        .nsPerOp("request", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
+        .nsPerOp("project", ops: 10_000) { n in
+            for i in 0..<n {
+                let request = try! ApplicationContext(TransactionScopeFactory(id: i), parent: app)
+                blackHole(try! request.object("handler", as: TransactionHandler.self).service)
+                try! request.close()
+            }
+        },
+    ])
+}

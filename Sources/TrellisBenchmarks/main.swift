@@ -8,7 +8,8 @@ import Darwin
 //
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
-//         concurrent-distinct concurrent-requests child child-bytype child-eager request request-protocols bytype description10000 allocations
+//         concurrent-distinct concurrent-requests child child-bytype child-eager request request-protocols
+//         request-disposable bytype description10000 allocations
 //         asyncSingleton asyncStart
 //         injection-default screen] [soak]
 //
@@ -25,7 +26,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "child-bytype", "child-eager", "request", "request-protocols", "request-async", "bytype",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "child-bytype", "child-eager", "request", "request-protocols", "request-async", "request-disposable", "bytype",
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -66,6 +67,7 @@ if wants("child-eager") { childEagerRequests(report) }
 if wants("request") { requests(report) }
 if wants("request-protocols") { protocolRequests(report) }
 if wants("request-async") { asyncRequests(report) }
+if wants("request-disposable") { disposableRequests(report) }
 if wants("bytype") { byTypeLookup(report) }
 if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
@@ -101,6 +103,7 @@ report.ratio("request-protocols", "project/direct", ("request-protocols", "proje
 report.ratio("request-protocols", "project/request", ("request-protocols", "project"), ("request", "project"))
 report.ratio("request-async", "project/direct", ("request-async", "project"), ("request-async", "direct"))
 report.ratio("request-async", "project/sync", ("request-async", "project"), ("request-async", "sync"))
+report.ratio("request-disposable", "project/request", ("request-disposable", "project"), ("request-disposable", "request"))
 report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("asyncSingleton", "project/sync", ("asyncSingleton", "project"), ("asyncSingleton", "sync"))
 report.ratio("asyncSingleton", "project/async-call", ("asyncSingleton", "project"), ("asyncSingleton", "async-call"))

@@ -66,6 +66,30 @@ private final class BothKinds: Disposable, AsyncDisposable, Sendable {
     func dispose() async throws { log.record("both (async)") }
 }
 
+/// A `Disposable` class, a subclass that inherits that alone, and one that adds `AsyncDisposable`.
+private class SyncBase: Disposable, @unchecked Sendable {
+    // Unchecked: `log` is a constant of a `Sendable` type.
+    let log: DisposalLog
+    let key: String
+    init(_ key: String, log: DisposalLog) { self.key = key; self.log = log }
+    func dispose() throws { log.record("\(key) (sync)") }
+}
+
+private final class InheritsSync: SyncBase, @unchecked Sendable {}
+
+private final class AddsAsync: SyncBase, AsyncDisposable, @unchecked Sendable {
+    func dispose() async throws { log.record("\(key) (async)") }
+}
+
+private struct InheritedDisposalFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createSingleton("base") { [log] in SyncBase("base", log: log) }
+        createSingleton("inherits") { [log] () -> SyncBase in InheritsSync("inherits", log: log) }
+        createSingleton("adds") { [log] () -> SyncBase in AddsAsync("adds", log: log) }
+    }
+}
+
 private struct MixedFactory: ObjectFactory {
     let log: DisposalLog
     var contextName: String { "Mixed" }
@@ -335,6 +359,25 @@ struct CloseTests {
         _ = try context.object("plain", as: DisposableProbe.self)
         try context.close()
         #expect(log.keys == ["plain"])
+    }
+
+    @Test func aSubclassIsDisposedAsItsOwnClassAdoptsTheProtocols() async throws {
+        // Docs/Lifecycle.md, "Disposable objects": each object is disposed as its own class
+        // adopts the protocols, whatever the definition declares; an object adopting both is
+        // disposed asynchronously.
+        let log = DisposalLog()
+        let context = try Self.madeAndRefusingASynchronousClose(InheritedDisposalFactory(log: log))
+        #expect(log.keys.isEmpty, "a synchronous close that cannot dispose everything disposes nothing")
+        try await context.close()
+        #expect(log.keys.sorted() == ["adds (async)", "base (sync)", "inherits (sync)"])
+    }
+
+    /// A context of `factory` with its singletons made, whose synchronous `close()` refused.
+    private static func madeAndRefusingASynchronousClose(_ factory: InheritedDisposalFactory) throws -> ApplicationContext {
+        let context = try ApplicationContext(factory)
+        for key in ["base", "inherits", "adds"] { _ = try context.object(key, as: SyncBase.self) }
+        #expect(throws: ContextError.self) { try context.close() }
+        return context
     }
 
     @Test func asyncCloseDisposesBothKindsInDependencyOrder() async throws {

@@ -17,16 +17,25 @@ enum ClosingScope {
 
     /// Runs `body` with `context` added to the contexts being closed.
     static func closing<R>(_ context: ApplicationContext, _ body: () -> R) -> R {
+        let scope = adding(context)
         open.add(1, ordering: .relaxed)
         defer { open.subtract(1, ordering: .relaxed) }
-        return $contexts.withValue(contexts + [ObjectIdentifier(context)], operation: body)
+        return $contexts.withValue(scope, operation: body)
     }
 
     /// `closing` for async disposals.
     nonisolated(nonsending)
     static func closing<R>(_ context: ApplicationContext, _ body: () async -> R) async -> R {
+        let scope = adding(context)
         open.add(1, ordering: .relaxed)
         defer { open.subtract(1, ordering: .relaxed) }
-        return await $contexts.withValue(contexts + [ObjectIdentifier(context)], operation: body)
+        return await $contexts.withValue(scope, operation: body)
+    }
+
+    /// The contexts being closed with `context` added: while no scope is open anywhere, `context`
+    /// alone, without reading the task-local or joining two arrays.
+    private static func adding(_ context: ApplicationContext) -> [ObjectIdentifier] {
+        guard open.load(ordering: .relaxed) > 0 else { return [ObjectIdentifier(context)] }
+        return contexts + [ObjectIdentifier(context)]
     }
 }

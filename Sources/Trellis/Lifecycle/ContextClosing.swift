@@ -45,11 +45,12 @@ struct ContextClosing {
             let snapshot = madeSingletons()
             lock.unlock()
             // The casts run without the lock; a singleton published meanwhile means looking again.
+            let snapshotCount = snapshot.count
             let disposables = Self.disposables(snapshot)
             if let refusal = synchronousCloseRefusal(for: disposables) { throw refusal }
             let began = lock.withLock { () -> Bool in
                 holdingPublications {
-                    guard context.phase == .open, madeCount() == snapshot.count else { return false }
+                    guard context.phase == .open, madeCount() == snapshotCount else { return false }
                     context.enter(.closing)
                     return true
                 }
@@ -240,17 +241,15 @@ struct ContextClosing {
     /// The singletons of `made` that are disposed at all, each with its `Disposal`: the one
     /// classification of a close (casts, so never under the lock). An object whose class adopts
     /// neither disposal protocol is left out without a cast (`Disposal.isNever`).
-    private static func disposables(_ made: [DisposalOrder.Made]) -> [DisposalOrder.Made] {
-        var disposables: [DisposalOrder.Made] = []
-        // By index, the type read from the made value: a request's objects, none of them disposable,
-        // are then skipped without copying an entry or a value (a retain and release each).
-        for position in made.indices where !Disposal.isNever(type: made[position].value.dynamicType) {
-            var singleton = made[position]
-            singleton.disposal = Disposal(of: singleton.value.anyValue)
-            if case .none = singleton.disposal { continue }
-            disposables.append(singleton)
+    private static func disposables(_ made: consuming [DisposalOrder.Made]) -> [DisposalOrder.Made] {
+        var made = made
+        // Classified in place, by index: an entry copied out and appended to a new array cost a
+        // copy of its value and its disposal (retains and releases) and an array per close.
+        for position in made.indices {
+            made[position].disposal = Disposal(of: made[position].value.anyValue)
         }
-        return disposables
+        made.removeAll { if case .none = $0.disposal { true } else { false } }
+        return made
     }
 
     /// Closes the open context at once when the types alone say that nothing it made is
@@ -258,16 +257,22 @@ struct ContextClosing {
     /// `false`, leaving it open, when a made singleton may be. Called with the lock held: no user
     /// code runs (each class's plan was looked up when its object was made).
     private func closeIfNothingToDisposeLocked() -> Bool {
-        for index in 0..<context.count where isMadeSingleton(index) {
-            // A class type's object (held by its own reference) answers by its isa's plan, read
-            // where the object is published, without copying it out of its state (a retain and
-            // a release per singleton); any other value is left to the full close.
-            guard context.records[index].isClassType, let published = context.records[index].published.load(ordering: .acquiring),
-                  Disposal.isNever(type: published.withObject { type(of: $0) }) else { return false }
-        }
+        for index in 0..<context.count where mayDispose(index) { return false }
         context.enter(.closed)
         Coordinator.lock.broadcast()
         return true
+    }
+
+    /// Whether definition `index` is a singleton this context made that may have to be disposed:
+    /// not a class instance whose type adopts neither disposal protocol. A class type's object
+    /// (held by its own reference) answers by its isa's plan, read where the object is published,
+    /// without copying it out of its state (a retain and a release per singleton); any other
+    /// value is left to `Disposal`. Called with the lock held: no user code runs (each class's
+    /// plan was looked up when its object was made).
+    private func mayDispose(_ index: Int) -> Bool {
+        guard isMadeSingleton(index) else { return false }
+        guard context.records[index].isClassType, let published = context.records[index].published.load(ordering: .acquiring) else { return true }
+        return !Disposal.isNever(type: published.withObject { type(of: $0) })
     }
 
     /// Runs `body`, which decides with the lock held what this close disposes, while no
@@ -281,9 +286,10 @@ struct ContextClosing {
         return body()
     }
 
-    /// How many singletons this context has made (published). Called with the lock held.
+    /// How many singletons this context has made (published) that may have to be disposed.
+    /// Called with the lock held.
     private func madeCount() -> Int {
-        (0..<context.count).reduce(0) { $0 + (isMadeSingleton($1) ? 1 : 0) }
+        (0..<context.count).reduce(0) { $0 + (mayDispose($1) ? 1 : 0) }
     }
 
     /// Whether definition `index` is a singleton this context has made (and keeps). Called with
@@ -293,12 +299,15 @@ struct ContextClosing {
         context.records[index].scope != .prototype && context.records[index].published.load(ordering: .acquiring) != nil && context.states[index].made != nil
     }
 
-    /// Every singleton this context made, with when it was made. Called with the lock held.
+    /// Every singleton this context made that may have to be disposed, with when it was made:
+    /// one the plan of its class says is never disposed is left out here, under the lock, rather
+    /// than copied and classified (a retain and a release, and an entry, per singleton). Called
+    /// with the lock held.
     private func madeSingletons() -> [DisposalOrder.Made] {
         // Reserved at the first one: growing one by one costs a context made per request an
         // allocation per doubling, and a context that made nothing allocates nothing.
         var made: [DisposalOrder.Made] = []
-        for index in 0..<context.count where isMadeSingleton(index) {
+        for index in 0..<context.count where mayDispose(index) {
             if made.isEmpty { made.reserveCapacity(context.count - index) }
             made.append(DisposalOrder.Made(index: index, value: context.states[index].made!, madeOrder: context.states[index].madeOrder))
         }

@@ -36,8 +36,12 @@ enum Disposal {
     }
 
     init(of value: Any) {
-        if Self.isNever(value) {
+        let plan = InjectionPlan.unretained(of: type(of: value))
+        if plan.with({ $0.isNeverDisposable }) {
             self = .none
+        } else if let disposer = plan.with({ $0.plainDisposer }) {
+            // The common disposable (a transaction, a connection): cast to its own class.
+            self = .synchronous(disposer(value))
         } else if let disposable = value as? any AsyncDisposable {
             self = .asynchronous(disposable)
         } else if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) {
