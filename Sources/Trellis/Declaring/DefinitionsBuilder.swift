@@ -32,7 +32,8 @@ public enum DefinitionsBuilder {
         component
     }
 
-    /// Concatenates the statements of a body in order.
+    /// Concatenates the statements of a body in order: a body of more than sixteen (fewer take
+    /// the overloads below, which move each statement's group in instead of copying it).
     public static func buildBlock(_ components: Definitions...) -> Definitions {
         Definitions.joined(components)
     }
@@ -151,6 +152,129 @@ public enum DefinitionsBuilder {
         joined.append(c7)
         joined.append(c8)
         joined.append(c9)
+        return joined.joined()
+    }
+
+    /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
+    /// factory of a dozen definitions is evaluated for every context made of it.
+    public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions) -> Definitions {
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        joined.append(c10)
+        return joined.joined()
+    }
+
+    /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
+    /// factory of a dozen definitions is evaluated for every context made of it.
+    public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions) -> Definitions {
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        joined.append(c10)
+        joined.append(c11)
+        return joined.joined()
+    }
+
+    /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
+    /// factory of a dozen definitions is evaluated for every context made of it.
+    public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions) -> Definitions {
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        joined.append(c10)
+        joined.append(c11)
+        joined.append(c12)
+        return joined.joined()
+    }
+
+    /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
+    /// factory of a dozen definitions is evaluated for every context made of it.
+    public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions, _ c13: consuming Definitions) -> Definitions {
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count + c13.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        joined.append(c10)
+        joined.append(c11)
+        joined.append(c12)
+        joined.append(c13)
+        return joined.joined()
+    }
+
+    /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
+    /// factory of a dozen definitions is evaluated for every context made of it.
+    public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions, _ c13: consuming Definitions, _ c14: consuming Definitions) -> Definitions {
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count + c13.count + c14.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        joined.append(c10)
+        joined.append(c11)
+        joined.append(c12)
+        joined.append(c13)
+        joined.append(c14)
+        return joined.joined()
+    }
+
+    /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
+    /// factory of a dozen definitions is evaluated for every context made of it.
+    public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions, _ c13: consuming Definitions, _ c14: consuming Definitions, _ c15: consuming Definitions) -> Definitions {
+        var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count + c13.count + c14.count + c15.count)
+        joined.append(c0)
+        joined.append(c1)
+        joined.append(c2)
+        joined.append(c3)
+        joined.append(c4)
+        joined.append(c5)
+        joined.append(c6)
+        joined.append(c7)
+        joined.append(c8)
+        joined.append(c9)
+        joined.append(c10)
+        joined.append(c11)
+        joined.append(c12)
+        joined.append(c13)
+        joined.append(c14)
+        joined.append(c15)
         return joined.joined()
     }
 
