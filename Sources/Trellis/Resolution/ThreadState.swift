@@ -31,6 +31,8 @@ final class ThreadState {
     let stackLimit: UInt
     /// Nested resolutions kept for reuse.
     var spares: [Resolution] = []
+    /// The contexts this thread is closing with synchronous disposals (`ClosingScope`).
+    var closing: [ObjectIdentifier] = []
     /// The parents of contexts freed on this thread, released one after the other.
     let parentRelease = ParentRelease()
     /// The process-wide default context as this thread last read it, and the
