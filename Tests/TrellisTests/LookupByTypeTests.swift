@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private protocol Plugin { var id: String { get } }
 
@@ -365,4 +366,65 @@ private struct BowlFactory: ObjectFactory {
         #expect(candidates.count == 2)
     }
     #expect(rexMade.value == 1)
+}
+
+// MARK: Many fresh children at once
+
+/// Three singletons that must be made to learn what they are (declared as `Animal`), each
+/// counted, and one declared as what it is.
+private struct KennelFactory: ObjectFactory {
+    let made: ConcurrencyCounter
+    var definitions: Definitions {
+        createSingleton("rex") { [made] () -> Animal in
+            made.increment()
+            return Dog("rex")
+        }
+        createSingleton("tom") { [made] () -> Animal in
+            made.increment()
+            return Cat("tom")
+        }
+        createSingleton("fido") { [made] () -> Animal in
+            made.increment()
+            return Dog("fido")
+        }
+        createSingleton("lassie") { Dog("lassie") }
+    }
+}
+
+/// A request's own dog; the odd threads' children also hide the kennel's `fido`.
+private struct VisitFactory: ObjectFactory {
+    let thread: Int
+    var definitions: Definitions {
+        createSingleton("visitor") { [thread] in Dog("visitor \(thread)") }
+        if thread % 2 == 1 {
+            createSingleton("fido") { Lonely() }
+        }
+    }
+}
+
+@Test func freshChildrenLookingUpByTypeOnManyThreadsAtOnceEachGetTheirOwnAnswer() throws {
+    // Docs/Injection.md, "Lookup by type": the parent's answer, found by whichever child asked
+    // first and kept by the parent, is the same for every child; what one child hides is not.
+    let rounds = 50, threads = 6
+    let problems = Guarded<[String]>([])
+    for round in 0..<rounds {
+        let made = ConcurrencyCounter()
+        let kennel = try ApplicationContext(KennelFactory(made: made))
+        let start = ConcurrencyBarrier(parties: threads)
+        let finished = ConcurrencyThreads.run(threads) { thread in
+            start.arriveAndWait()
+            do {
+                let child = try ApplicationContext(VisitFactory(thread: thread), parent: kennel)
+                let expected = ["visitor \(thread)", "rex"] + (thread % 2 == 1 ? [] : ["fido"]) + ["lassie"]
+                let dogs = try child.objects(of: Dog.self).map(\.id)
+                if dogs != expected { problems.withLock { $0.append("round \(round), thread \(thread): \(dogs)") } }
+            } catch {
+                problems.withLock { $0.append("round \(round), thread \(thread): \(error)") }
+            }
+        }
+        try #require(finished, "threads did not finish: a lookup by type deadlocked")
+        #expect(made.value == 3, "each singleton made once (round \(round))")
+        #expect(try kennel.objects(of: Dog.self).map(\.id) == ["rex", "fido", "lassie"])
+    }
+    #expect(problems.value.isEmpty, "\(problems.value.prefix(5))")
 }
