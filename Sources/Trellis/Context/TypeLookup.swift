@@ -197,10 +197,20 @@ struct TypeLookup<T> {
     func cache(_ matches: [TypeMatch]) {
         // A validation's scratch context is dropped when it ends.
         guard !context.isValidation else { return }
-        // Every match's context is on the chain: the matches are this context's and its parents'.
-        let contexts = Array(context.chain)
-        let positions = matches.map { match in
-            TypeMatchPosition(levels: contexts.firstIndex { $0 === match.context }!, index: match.index)
+        // Every match's context is on the chain, and the matches come in its order (this
+        // context's, then each parent's): one walk up it, unretained, gives every level (an array
+        // of the chain and a search per match cost a fresh child's first lookup by type 500
+        // instructions).
+        var positions: [TypeMatchPosition] = []
+        positions.reserveCapacity(matches.count)
+        var level = 0
+        var current = Unretained(context)
+        for match in matches {
+            while !current.refers(to: match.context) {
+                current = current.with { $0.parentRef! }
+                level += 1
+            }
+            positions.append(TypeMatchPosition(levels: level, index: match.index))
         }
         context.typeCache.rememberTypeMatches(positions, for: ObjectIdentifier(T.self))
     }
