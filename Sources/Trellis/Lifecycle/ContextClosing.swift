@@ -239,8 +239,9 @@ struct ContextClosing {
     }
 
     /// The singletons of `made` that are disposed at all, each with its `Disposal`: the one
-    /// classification of a close (casts, so never under the lock). An object whose class adopts
-    /// neither disposal protocol is left out without a cast (`Disposal.isNever`).
+    /// classification of a close (casts, so never under the lock). `made` holds no class
+    /// instance that its plan says is never disposed (`madeSingletons` left those out); a plainly
+    /// `Disposable` class is classified by its plan's disposer, without a cast to the protocol.
     private static func disposables(_ made: consuming [DisposalOrder.Made]) -> [DisposalOrder.Made] {
         var made = made
         // Classified in place, by index: an entry copied out and appended to a new array cost a

@@ -23,14 +23,9 @@ enum Disposal {
         }
     }
 
-    /// Whether `value` is a class instance adopting neither protocol, with any isolation: known
-    /// from its type's plan (kept for the process), without a cast. Values (an optional declared
-    /// type among them) answer `false` and are cast.
-    static func isNever(_ value: Any) -> Bool {
-        isNever(type: type(of: value))
-    }
-
-    /// `isNever(_:)` for a value of dynamic type `type`.
+    /// Whether a value of dynamic type `type` is a class instance adopting neither protocol, with
+    /// any isolation: known from its type's plan (kept for the process), without a cast. Values
+    /// (an optional declared type among them) answer `false` and are cast.
     static func isNever(type: Any.Type) -> Bool {
         InjectionPlan.unretained(of: type).with { $0.isNeverDisposable }
     }
