@@ -197,3 +197,22 @@ func disposableRequests(_ report: Report) {
         },
     ])
 }
+
+/// `request-current`: `request` with each request handled inside `withCurrent` of its context, as
+/// Docs/Injection.md shows for a server (objects a handler makes with their plain `init` then
+/// resolve from the request), against `request`'s own loop in the same run (`request`).
+/// `project/request` is what the binding costs: every `@Inject` wrapper made while a context
+/// is current notes it, even those of objects the context then injects.
+func currentRequests(_ report: Report) {
+    let app = makeRequestApp()
+    report.measure("request-current", unit: "ns/request", [
+        .nsPerOp("request", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
+        .nsPerOp("project", ops: 10_000) { n in
+            for i in 0..<n {
+                let request = try! ApplicationContext(RequestScopeFactory(id: i), parent: app)
+                request.withCurrent { blackHole(try! request.object("handler", as: InjectedHandler.self).service) }
+                try! request.close()
+            }
+        },
+    ])
+}

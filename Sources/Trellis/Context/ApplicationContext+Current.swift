@@ -8,7 +8,7 @@ extension ApplicationContext {
     /// Task-local: child tasks inherit the binding, detached tasks and other tasks do not, so
     /// tests running in parallel each see their own.
     public static var current: ApplicationContext? {
-        CurrentContext.$bound.get() ?? CurrentContext.defaultContext.withLock { $0 }
+        CurrentContext.$bound.get()?.context ?? CurrentContext.defaultContext.withLock { $0 }
     }
 
     /// Makes `context` the process-wide default current context (AppleGuice's `startService`);
@@ -35,8 +35,15 @@ extension ApplicationContext {
     /// ```
     public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
         CurrentContext.bindings.add(1, ordering: .relaxed)
-        defer { CurrentContext.bindings.subtract(1, ordering: .relaxed) }
-        return try CurrentContext.$bound.withValue(self, operation: body)
+        // The binding changes on this thread, inside whatever frame runs here: the binding its
+        // `@Inject` initialisers read (`ThreadState.boundReference`) must be read again.
+        let thread = ThreadState.currentUnretained
+        thread.with { $0.frames &+= 1 }
+        defer {
+            thread.with { $0.frames &+= 1 }
+            CurrentContext.bindings.subtract(1, ordering: .relaxed)
+        }
+        return try CurrentContext.$bound.withValue(CurrentBinding(self), operation: body)
     }
 
     /// Runs the async `body` with this context as ``current`` for the current task and its
@@ -48,6 +55,6 @@ extension ApplicationContext {
     public func withCurrent<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
         CurrentContext.bindings.add(1, ordering: .relaxed)
         defer { CurrentContext.bindings.subtract(1, ordering: .relaxed) }
-        return try await CurrentContext.$bound.withValue(self, operation: body, isolation: isolation)
+        return try await CurrentContext.$bound.withValue(CurrentBinding(self), operation: body, isolation: isolation)
     }
 }

@@ -70,6 +70,8 @@ public final class ApplicationContext: Sendable {
     /// The injection routes of this context's children (`ChildRoutes`), retained; made when a
     /// child first injects an object, released with the context.
     let childRoutesStorage = Atomic<Unretained<ChildRoutes>?>(nil)
+    /// `reference`, once made (held retained, released by `deinit`).
+    let referenceStorage = Atomic<Unretained<ContextReference>?>(nil)
     /// Set while a close decides what to dispose: singletons claimed without the lock are then
     /// published under it (`SingletonSlot.publishWithoutLock`).
     let holdsPublications = Atomic<Bool>(false)
@@ -167,6 +169,7 @@ public final class ApplicationContext: Sendable {
 
     deinit {
         childRoutesStorage.load(ordering: .acquiring)?.release()
+        referenceStorage.load(ordering: .acquiring)?.release()
         tables.free()
         if heldParent != nil { ThreadState.current.parentRelease.release(heldParent.take()!) }
     }

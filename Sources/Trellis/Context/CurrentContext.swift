@@ -2,7 +2,7 @@ import Synchronization
 
 /// The storage behind `ApplicationContext.current`.
 enum CurrentContext {
-    @TaskLocal static var bound: ApplicationContext?
+    @TaskLocal static var bound: CurrentBinding?
     static let defaultContext = Locked<ApplicationContext?>(nil)
     /// Whether a default is set: `@Inject` initialisers read it before anything else.
     static let hasDefault = Atomic<Bool>(false)

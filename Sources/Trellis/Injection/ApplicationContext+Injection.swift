@@ -36,8 +36,9 @@ extension ApplicationContext {
 
 /// Counts `@Inject` wrappers made on this thread (so the context can tell a class with no stored
 /// properties from one whose reflection metadata was stripped), and returns the current context
-/// if one is bound or set as default: the wrapper then resolves from it on first read.
+/// if one is bound or set as default (its `ContextReference`): the wrapper then resolves from it
+/// on first read.
 @usableFromInline
-func _noteInjectInitialised() -> ApplicationContext? {
+func _noteInjectInitialised() -> ContextReference? {
     ThreadState.countInjectWrapper()
 }

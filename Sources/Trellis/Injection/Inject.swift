@@ -86,7 +86,7 @@ public struct Inject<Value> {
         // code instead of generic code that looks up type metadata for every property.
         header = InjectHeader(key: key, isLazy: isLazy, file: file, line: line, fill: Self.fill)
         if let current = _noteInjectInitialised() {
-            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback.map { $0 as Any }, declaration: PropertyDeclaration(file: file, line: line, owner: owner, wrapper: Self.self)))
+            storage = .lazy(LazyInjection(current: current, key: key, fallback: fallback.map { ValueSlot.holding($0) }, declaration: PropertyDeclaration(file: file, line: line, owner: owner, wrapper: Self.self)))
         } else {
             storage = .pending(fallback: fallback)
         }
@@ -255,12 +255,13 @@ public struct Inject<Value> {
         return try fillMissing(field, request)
     }
 
-    /// The default declared for a field not injected yet, if any, for a `LazyInjection`.
+    /// The default declared for a field not injected yet, if any, for a `LazyInjection` (which
+    /// owns the slot).
     @inlinable
-    static func declaredFallback(of field: ValueSlot) -> Any? {
+    static func declaredFallback(of field: ValueSlot) -> ValueSlot? {
         switch field[as: Self.self].storage {
-        case let .pending(fallback): fallback.map { $0 as Any }
-        case let .lazy(lazy): lazy.declaredFallback
+        case let .pending(fallback): fallback.map { ValueSlot.holding($0) }
+        case let .lazy(lazy): lazy.declaredFallback.map { ValueSlot.holding($0.value(as: Value.self)) }
         case .value: nil
         }
     }

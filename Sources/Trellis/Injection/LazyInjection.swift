@@ -11,17 +11,17 @@ import Synchronization
 final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     // Safe: `made` is written once, under `Coordinator.lock`, before `isMade` is set with
     // release ordering; it is read only after `isMade` is seen set (acquire) or under the lock.
-    // The slot's phase and waiters are guarded by the lock; the rest is immutable, and the
-    // context reference is weak.
-    private weak var context: ApplicationContext?
-    private let contextName: String
+    // The slot's phase and waiters are guarded by the lock; the rest is immutable.
+    /// The context, referred to weakly through the reference all its properties share.
+    private let reference: ContextReference
     /// `nil` for a current-context property whose key is its name, learned on first read.
     private let key: String?
-    /// The declared default value, if any. Stored as `Any`: a `Value?` field would make this
-    /// generic class ask the runtime for `Optional<Value>`'s metadata (a hash-table lookup) each
-    /// time one is made and destroyed, and one is made per property of every object made while
-    /// a context is current.
-    @usableFromInline let declaredFallback: Any?
+    /// The declared default value, if any: a `Value` in a slot of its own, freed with this
+    /// object. Not a `Value?` field, which would make this generic class ask the runtime for
+    /// `Optional<Value>`'s metadata (a hash-table lookup) each time one is made and destroyed,
+    /// nor an `Any?`, whose destruction is a generic call, and one is made per property of every
+    /// object made while a context is current.
+    @usableFromInline let declaredFallback: ValueSlot?
     /// Noted from the current context when the wrapper was made: an injection by a context
     /// still replaces it.
     @usableFromInline let isFromCurrent: Bool
@@ -43,8 +43,12 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     private let isMade = Atomic<Bool>(false)
 
     /// The declared default value, or `nil` of an optional.
-    @usableFromInline var fallback: Value? {
-        if let declaredFallback { return (declaredFallback as! Value) }
+    ///
+    /// Inlinable, so that a wrapper's filler, specialised for `Value`, asks whether `Value` is an
+    /// optional where the compiler answers it: unspecialised, that is a dynamic cast of about
+    /// 1,800 instructions for every optional property nobody answers to.
+    @inlinable var fallback: Value? {
+        if let declaredFallback { return declaredFallback.value(as: Value.self) }
         return OptionalNone.value(of: Value.self)
     }
 
@@ -53,25 +57,22 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// properties refer to weakly has a side table, and each retain of it is the runtime's slow
     /// path.
     @usableFromInline
-    init(context: Unretained<ApplicationContext>, key: String, fallback: consuming Any?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
+    init(context: Unretained<ApplicationContext>, key: String, fallback: ValueSlot?, field: Pinned<InjectionPlan.Field>, requester: Int, file: StaticString, line: UInt) {
         self.requester = requester
         self.field = field
-        self.contextName = context.with { $0.name }
+        self.reference = context.with { $0.reference }
         self.key = key
         self.declaredFallback = fallback
         self.isFromCurrent = false
         self.declaration = nil
         self.file = file
         self.line = line
-        super.init()
-        context.with { self.context = $0 }
     }
 
-    /// A property of an object made while `current` was the current context.
+    /// A property of an object made while the context `current` refers to was the current one.
     @usableFromInline
-    init(current: ApplicationContext, key: String?, fallback: consuming Any?, declaration: PropertyDeclaration) {
-        self.context = current
-        self.contextName = current.name
+    init(current: ContextReference, key: String?, fallback: ValueSlot?, declaration: PropertyDeclaration) {
+        self.reference = current
         self.key = key
         self.declaredFallback = fallback
         self.isFromCurrent = true
@@ -83,6 +84,10 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     }
 
     deinit {
+        if let declaredFallback {
+            declaredFallback.deinitialize(as: Value.self)
+            declaredFallback.deallocate()
+        }
         if let made {
             made.deinitialize(as: Value.self)
             made.deallocate()
@@ -170,7 +175,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     }
 
     private func liveContext() throws(ContextError) -> ApplicationContext {
-        guard let context else { throw .contextReleased(context: contextName, key: key ?? "property at \(file):\(line)") }
+        guard let context = reference.context else { throw .contextReleased(context: reference.name, key: key ?? "property at \(file):\(line)") }
         return context
     }
 

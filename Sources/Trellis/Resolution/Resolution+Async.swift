@@ -56,6 +56,7 @@ extension ThreadState {
         let outerActive = active
         let outerThread = resolution.boundThread
         active = Unretained(resolution)
+        frames &+= 1
         resolution.boundThread = Unretained(self)
         defer {
             active = outerActive

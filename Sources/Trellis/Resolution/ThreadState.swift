@@ -35,12 +35,22 @@ final class ThreadState {
     var closing: [ObjectIdentifier] = []
     /// The parents of contexts freed on this thread, released one after the other.
     let parentRelease = ParentRelease()
-    /// The process-wide default context as this thread last read it, and the
+    /// The reference of the process-wide default context as this thread last read it, and the
     /// `CurrentContext.generation` it was read at: `@Inject` initialisers reuse it without the
-    /// default's lock while no `setDefault` happened since. Weak: a thread's cache must not keep
-    /// a context alive after `setDefault(nil)`.
-    weak var cachedDefault: ApplicationContext?
+    /// default's lock while no `setDefault` happened since. The reference, not the context: a
+    /// thread's cache must not keep a context alive after `setDefault(nil)`.
+    var cachedDefault: ContextReference?
     var cachedDefaultGeneration = 0
+    /// Counts the synchronous frames begun on this thread (`runningSynchronously`) and the
+    /// synchronous `withCurrent` scopes entered and left here: while it is unchanged and a frame
+    /// runs, this thread executes that frame's task without suspending, so the task's binding
+    /// cannot have changed.
+    var frames: UInt = 0
+    /// The binding's reference (`nil`: no binding) as `@Inject` initialisers read it at
+    /// `cachedBindingFrame`, reused by the others of that frame: the objects a lookup makes
+    /// read the task-local once, not once per property.
+    var cachedBinding: ContextReference?
+    var cachedBindingFrame: UInt = .max
 
     private init() {
         home = Resolution(home: ())
@@ -67,24 +77,36 @@ final class ThreadState {
     }()
 
     /// Counts an `@Inject` wrapper made on the calling thread, without retaining its state, and
-    /// returns the current context if one may be set.
+    /// returns the reference of the current context if one may be set.
     @inline(__always)
-    static func countInjectWrapper() -> ApplicationContext? {
+    static func countInjectWrapper() -> ContextReference? {
         currentUnretained.with { thread in
             thread.injectInits &+= 1
-            return CurrentContext.mayBeSet ? thread.currentContext() : nil
+            return CurrentContext.mayBeSet ? thread.currentReference() : nil
         }
     }
 
-    /// `ApplicationContext.current`, with the default read from this thread's cache.
-    private func currentContext() -> ApplicationContext? {
-        if CurrentContext.bindings.load(ordering: .relaxed) != 0, let bound = CurrentContext.$bound.get() { return bound }
+    /// The reference of `ApplicationContext.current`, the default's read from this thread's cache.
+    private func currentReference() -> ContextReference? {
+        if CurrentContext.bindings.load(ordering: .relaxed) != 0, let bound = boundReference() { return bound }
         let generation = CurrentContext.generation.load(ordering: .acquiring)
         if generation != cachedDefaultGeneration {
-            cachedDefault = CurrentContext.defaultContext.withLock { $0 }
+            cachedDefault = CurrentContext.defaultContext.withLock { $0?.reference }
             cachedDefaultGeneration = generation
         }
         return cachedDefault
+    }
+
+    /// The reference of the task's `withCurrent` binding, if any: read from the task-local once
+    /// per synchronous frame (`frames`), which a frame's wrappers then share.
+    private func boundReference() -> ContextReference? {
+        if active != nil && cachedBindingFrame == frames { return cachedBinding }
+        let bound = CurrentContext.$bound.get()?.reference
+        if active != nil {
+            cachedBinding = bound
+            cachedBindingFrame = frames
+        }
+        return bound
     }
 
     /// The calling thread's state, made on first use and released when the thread exits.

@@ -132,7 +132,16 @@ struct ValueSlot {
         ValueSlot(rawValue: .allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment))
     }
 
+    /// A slot on the heap holding `value`, a `T`: its owner deinitializes and deallocates it.
+    @usableFromInline
+    static func holding<T>(_ value: consuming T) -> ValueSlot {
+        let slot = allocate(for: T.self)
+        slot.initialize(as: T.self, to: value)
+        return slot
+    }
+
     /// Frees a slot made by `allocate(for:)`, empty.
+    @usableFromInline
     func deallocate() { rawValue.deallocate() }
 }
 
