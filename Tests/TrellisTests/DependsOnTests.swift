@@ -83,6 +83,35 @@ private struct CycleFactory: ObjectFactory {
     #expect(error == .circularDependency(path: ["a", "b", "c", "a"]))
 }
 
+private struct SelfNamingFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("config") { 0 }
+        createSingleton("a") { 1 }.dependsOn("config", "A")
+    }
+}
+
+@Test func aDefinitionNamingItselfInDependsOnFailsTheStart() {
+    #expect(syncError { try ApplicationContext(SelfNamingFactory()) } == .circularDependency(path: ["a", "a"]))
+}
+
+/// `a` needs `b`, which needs `c`, which needs the parent's `config`: an order, not a cycle.
+private struct ChainedDependsOnFactory: ObjectFactory {
+    let made: DisposalLog
+    var definitions: Definitions {
+        createSingleton("a") { [made] in made.record("a"); return "a" }.dependsOn("b")
+        createSingleton("b") { [made] in made.record("b"); return "b" }.dependsOn("c", "config")
+        createSingleton("c") { [made] in made.record("c"); return "c" }.dependsOn("config")
+        createSingleton("config") { [made] in made.record("config"); return "config" }
+    }
+}
+
+@Test func aChainOfDependsOnNamesIsAnOrderNotACycle() throws {
+    let made = DisposalLog()
+    let context = try ApplicationContext(ChainedDependsOnFactory(made: made))
+    _ = try context.object("a", as: String.self)
+    #expect(made.keys == ["config", "c", "b", "a"])
+}
+
 private struct MixedCycleFactory: ObjectFactory {
     var definitions: Definitions {
         createSingleton("a") { 1 }.dependsOn("b")

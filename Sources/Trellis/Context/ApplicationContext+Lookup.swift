@@ -24,10 +24,7 @@ extension ApplicationContext {
             case let .made(made): result.initialize(as: T.self, to: made.value(as: T.self))
             case .madeInto: break
             case let .convertible(made, declared):
-                if let optional = T.self as? any _OptionalOfDeclaredType.Type,
-                   optional._wrap(made.rawValue, declared: declared, into: result.rawValue) {
-                    break
-                }
+                if result.initializeOptional(as: T.self, wrapping: made, declared: declared) { break }
                 result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
             case .needsConversion, .notFound: result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil, after: outcome))
             }

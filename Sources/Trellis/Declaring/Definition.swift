@@ -39,6 +39,10 @@ public struct Definition: Sendable {
     /// Whether the definition names others with ``dependsOn(_:)``.
     var hasPrerequisites: Bool { prerequisiteCount != 0 }
 
+    /// `prerequisites` without an array of their own (the names' storage, shared): what a start
+    /// checks and a make looks up, for every context made of the factory.
+    var prerequisiteNames: ArraySlice<String> { names.suffix(Int(prerequisiteCount)) }
+
     /// The type the definition's closure is declared to return.
     public var objectType: Any.Type { maker.objectType }
 
@@ -81,7 +85,13 @@ public struct Definition: Sendable {
         // More than 65,535 names would be absurd; clamped rather than trapping, the excess
         // would read as aliases and fail the configuration as unknown names do.
         let counted = min(keys.count, Int(UInt16.max - prerequisiteCount))
-        copy.names += keys.prefix(counted)
+        // The variadic array itself when there are no names yet: one array fewer per
+        // definition, for every context made of the factory.
+        if copy.names.isEmpty && counted == keys.count {
+            copy.names = keys
+        } else {
+            copy.names += keys.prefix(counted)
+        }
         copy.prerequisiteCount += UInt16(counted)
         return copy
     }

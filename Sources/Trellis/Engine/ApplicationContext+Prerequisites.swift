@@ -9,7 +9,7 @@ extension ApplicationContext {
     @inline(never)
     func makePrerequisites(_ index: Int, _ resolution: Resolution) throws(ContextError) {
         let resolver = Resolver(self, index, resolution)
-        for name in configuration.definitions[index].prerequisites {
+        for name in configuration.definitions[index].prerequisiteNames {
             _ = try resolver.object(name, as: Any.self)
         }
     }
@@ -23,24 +23,42 @@ extension ApplicationContext {
     func checkPrerequisites() throws(ContextError) {
         let listing = configuration.definitionsWithPrerequisites
         guard !listing.isEmpty else { return }
-        var ownTargets = [Int: [Int]]()
+        // The names are checked for every context made of the factory (one per request, say),
+        // without allocating: the edges within this context are walked for a cycle only if one
+        // of them leads to a definition that names others itself (a cycle needs one).
+        var mayCycle = false
         for index in listing {
-            let key = table.keys[index]
-            for name in configuration.definitions[index].prerequisites {
+            for name in configuration.definitions[index].prerequisiteNames {
                 guard let found = definition(answering: NameTable.lookupKey(name)) else {
-                    throw .noSuchObject(key: name, searched: chain.map(\.name), path: [key, name])
+                    throw .noSuchObject(key: name, searched: chain.map(\.name), path: [table.keys[index], name])
                 }
-                if found.levels == 0 { ownTargets[index, default: []].append(found.index) }
+                if found.levels == 0 && records[found.index].hasPrerequisites { mayCycle = true }
             }
         }
-        // Depth-first over the `dependsOn` edges within this context (a parent never names a
-        // child's definitions): 0 unvisited, 1 on the current path, 2 done.
+        if mayCycle, let cycle = firstCycle(listing) {
+            throw .circularDependency(path: cycle.map { table.keys[$0] })
+        }
+    }
+
+    /// The first cycle of the `dependsOn` edges within this context, depth-first from each
+    /// definition of `listing` in declaration order: its definitions, the first repeated at the
+    /// end; `nil` if there is none. (A parent never names a child's definitions.) Every name
+    /// answers: `checkPrerequisites` checked them.
+    private func firstCycle(_ listing: [Int]) -> [Int]? {
+        var targets = [Int: [Int]]()
+        for index in listing {
+            for name in configuration.definitions[index].prerequisiteNames {
+                guard let found = definition(answering: NameTable.lookupKey(name)), found.levels == 0 else { continue }
+                targets[index, default: []].append(found.index)
+            }
+        }
+        // 0 unvisited, 1 on the current path, 2 done.
         var state = [Int: UInt8]()
         var path: [Int] = []
         func visit(_ index: Int) -> [Int]? {
             state[index] = 1
             path.append(index)
-            for target in ownTargets[index] ?? [] {
+            for target in targets[index] ?? [] {
                 switch state[target] ?? 0 {
                 case 1: return Array(path[path.firstIndex(of: target)!...]) + [target]
                 case 0: if let cycle = visit(target) { return cycle }
@@ -52,7 +70,8 @@ extension ApplicationContext {
             return nil
         }
         for index in listing where state[index] == nil {
-            if let cycle = visit(index) { throw .circularDependency(path: cycle.map { table.keys[$0] }) }
+            if let cycle = visit(index) { return cycle }
         }
+        return nil
     }
 }

@@ -48,7 +48,7 @@ extension DefinitionClosure {
         // main actor.
         if context.records[index].hasPrerequisites, context.records[index].isAsync {
             let resolver = Resolver(context, index, resolution)
-            for name in context.configuration.definitions[index].prerequisites {
+            for name in context.configuration.definitions[index].prerequisiteNames {
                 _ = try await resolver.object(name, as: Any.self)
             }
         }

@@ -58,6 +58,14 @@ extension InjectRequest {
         }
     }
 
+    /// The type the field's target is declared as, in `context` (the target's, as `routed` found
+    /// it).
+    @usableFromInline
+    func declaredType(in context: Unretained<ApplicationContext>) -> ObjectIdentifier {
+        let index = target!.index
+        return context.with { $0.records[index].typeID }
+    }
+
     /// Whether a context of the injecting one's chain answers to the field's key `name`: from
     /// the route when there is one.
     @usableFromInline
@@ -123,6 +131,28 @@ extension InjectRequest {
         let isClass = requester.context.with { $0.ancestor(target.levels).with { $0.records[target.index].isClassType } }
         guard isClass else { return try makeTargetValue(as: T.self, into: result) }
         let object = try ValueSlot.making(AnyObject.self) { slot throws(ContextError) in try makeTarget(into: slot) }
+        if ObjectCast.cast(object, to: T.self, into: result) == .failed { throw targetMismatch(object, as: T.self) }
+    }
+
+    /// Makes the object the route names for this field (after `routed` said `.toMakeAny`) into
+    /// `made`, an empty slot for a class reference, when its definition is of a class type, and
+    /// returns the type it is declared as; `nil`, making nothing, otherwise. For a field of
+    /// optional type (`Inject.fillWrapping`), which wraps the object rather than cast it.
+    @usableFromInline
+    func makeTargetObject(into made: ValueSlot) throws(ContextError) -> ObjectIdentifier? {
+        let target = target!
+        let found = requester.context.with { $0.ancestor(target.levels) }
+        guard found.with({ $0.records[target.index].isClassType }) else { return nil }
+        try makeTarget(into: made)
+        return found.with { $0.records[target.index].typeID }
+    }
+
+    /// Writes `object`, the field's target just made, into `result` as a `T` (the field's type)
+    /// by a cast, for a field whose type is not an optional of the target's declared type.
+    ///
+    /// - Throws: `typeMismatch` when it is not a `T`.
+    @usableFromInline
+    func cast<T>(_ object: AnyObject, as _: T.Type, into result: ValueSlot) throws(ContextError) {
         if ObjectCast.cast(object, to: T.self, into: result) == .failed { throw targetMismatch(object, as: T.self) }
     }
 

@@ -18,3 +18,17 @@ extension Optional: _OptionalOfDeclaredType {
         return true
     }
 }
+
+extension ValueSlot {
+    /// Writes `.some` of the value in `made`, declared as the type `declared` identifies, into
+    /// this empty slot for a `T`, when `T` is an optional of that type: a lookup or an `@Inject`
+    /// property of type `Config?` gets the made `Config` without a dynamic cast (about 1,100
+    /// instructions, uncached for an optional). `false`, writing nothing, otherwise.
+    ///
+    /// Inlined into code specialised for `T`, where whether `T` is an optional is a constant.
+    @inlinable @inline(__always)
+    func initializeOptional<T>(as _: T.Type, wrapping made: ValueSlot, declared: ObjectIdentifier) -> Bool {
+        guard let optional = T.self as? any _OptionalOfDeclaredType.Type else { return false }
+        return optional._wrap(made.rawValue, declared: declared, into: rawValue)
+    }
+}
