@@ -52,6 +52,19 @@ private func syncGet<Value>(_ property: InjectedProperty<Value>) throws(ContextE
 }
 
 @Suite struct CurrentContextErrorTests {
+    @Test func aPlainReadWhoseFirstReadFailsStopsNamingTheDeclarationAndGet() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let context = try ApplicationContext(ErrorFactory(attempts: InjCounter()))
+            let object = context.withCurrent { CCMissing() }
+            _ = object.nothingHere
+        }
+        let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("could not be read"))
+        #expect(stderr.contains("nothingHere"))
+        #expect(stderr.contains("try $property.get()"))
+        #expect(stderr.contains("CurrentContextErrorTests.swift:11"))
+    }
+
     @Test func anUnknownKeyInTheCurrentContextIsUnresolvedInjectionNamingTheKey() throws {
         let context = try ApplicationContext(ErrorFactory(attempts: InjCounter()))
         let object = Sync.withCurrent(context) { CCMissing() }

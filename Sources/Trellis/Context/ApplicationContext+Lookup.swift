@@ -18,16 +18,22 @@ extension ApplicationContext {
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
         // Inlined so the caller's specialisation copies a made singleton straight out of the
         // cache, and has a prototype made straight into its own stack memory.
-        try ValueSlot.making(T.self) { result throws(ContextError) in
-            let outcome = try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: nil)
-            switch outcome {
-            case let .made(made): result.initialize(as: T.self, to: made.value(as: T.self))
-            case .madeInto: break
-            case let .convertible(made, declared):
-                if result.initializeOptional(as: T.self, wrapping: made, declared: declared) { break }
-                result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
-            case .needsConversion, .notFound: result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil, after: outcome))
-            }
+        try ValueSlot.making(T.self) { result throws(ContextError) in try _object(named: keyOrAlias, as: T.self, into: result) }
+    }
+
+    /// `object(_:as:)` into `result`, empty memory for a `T`: for a caller that keeps the object
+    /// in memory of its own (a lazy property's first read, which unspecialised would otherwise
+    /// fetch `Optional<T>`'s metadata for the temporary of `ValueSlot.making`).
+    @inlinable
+    func _object<T>(named keyOrAlias: String, as _: T.Type, into result: ValueSlot) throws(ContextError) {
+        let outcome = try _object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: nil)
+        switch outcome {
+        case let .made(made): result.initialize(as: T.self, to: made.value(as: T.self))
+        case .madeInto: break
+        case let .convertible(made, declared):
+            if result.initializeOptional(as: T.self, wrapping: made, declared: declared) { break }
+            result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil))
+        case .needsConversion, .notFound: result.initialize(as: T.self, to: try _object(named: keyOrAlias, as: T.self, from: nil, after: outcome))
         }
     }
 

@@ -97,8 +97,11 @@ public struct Inject<Value> {
     @inlinable
     public var wrappedValue: Value {
         get {
-            if case let .value(value) = storage { return value }
-            return unresolvedValue(naming: nil)
+            switch storage {
+            case let .value(value): value
+            case let .lazy(lazy): lazy.madeValue ?? lazy.firstRead(naming: nil)
+            case .pending: unresolvedValue(naming: nil)
+            }
         }
         set {
             storage = .value(newValue)
@@ -115,8 +118,16 @@ public struct Inject<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
         get {
-            if case let .value(value) = owner[keyPath: storageKeyPath].storage { return value }
-            return owner[keyPath: storageKeyPath].unresolvedValue(naming: PropertyNaming(owner, storageKeyPath))
+            // Each case in this code, specialised for `Value`: in the library's unspecialised
+            // code, taking the wrapper's storage apart fetches its metadata, a hash-table lookup
+            // on every read.
+            switch owner[keyPath: storageKeyPath].storage {
+            case let .value(value): return value
+            case let .lazy(lazy):
+                if let made = lazy.madeValue { return made }
+                return lazy.firstRead(naming: PropertyNaming(owner, storageKeyPath))
+            case .pending: return owner[keyPath: storageKeyPath].unresolvedValue(naming: PropertyNaming(owner, storageKeyPath))
+            }
         }
         set {
             // A read, a local change and a whole-value write: the compiler turns the key-path
@@ -156,8 +167,7 @@ public struct Inject<Value> {
     }
 
     static func stopMessage(for error: ContextError, _ header: InjectHeader) -> String {
-        if case .neverInjected = error { return error.description }
-        return "@Inject property declared at \(header.file):\(header.line) could not be read: \(error) Use `try $property.get()` to handle the error instead of stopping."
+        InjectHeader.stopMessage(for: error, file: header.file, line: header.line)
     }
 
     /// Fills the wrapper in `field` for `request`: the per-property work of injection.

@@ -20,4 +20,11 @@ struct InjectHeader: Sendable {
         self.line = line
         self.fill = fill
     }
+
+    /// The message a read that failed stops the program with, for the property declared at
+    /// `file`:`line`.
+    static func stopMessage(for error: ContextError, file: StaticString, line: UInt) -> String {
+        if case .neverInjected = error { return error.description }
+        return "@Inject property declared at \(file):\(line) could not be read: \(error) Use `try $property.get()` to handle the error instead of stopping."
+    }
 }

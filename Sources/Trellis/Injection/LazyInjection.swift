@@ -38,9 +38,9 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     private var property: String? { field?.value.property }
     /// The object once looked up, a `Value` on the heap (in a slot rather than a `Value?` field,
     /// for the same reason as `declaredFallback`).
-    private var made: ValueSlot?
+    @usableFromInline @exclusivity(unchecked) private(set) var made: ValueSlot?
     /// `made` is set: reads need no lock from then on.
-    private let isMade = Atomic<Bool>(false)
+    @usableFromInline let isMade = Atomic<Bool>(false)
 
     /// The declared default value, or `nil` of an optional.
     ///
@@ -99,14 +99,38 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         isFromCurrent ? "@Inject \(key ?? "property at \(file):\(line)")" : "@Inject(.lazy) \(property ?? "")"
     }
 
+    /// The object once looked up, else `nil`: one atomic load, in the reader's own code
+    /// (specialised for `Value`), for every read of a `.lazy` property after the first.
+    @inlinable
+    var madeValue: Value? {
+        isMade.load(ordering: .acquiring) ? made.unsafelyUnwrapped.value(as: Value.self) : nil
+    }
+
+    /// The first read through the property's wrapper, which stops the program when it fails
+    /// (`$property.get()` throws instead).
+    @usableFromInline
+    func firstRead(naming: PropertyNaming?) -> Value {
+        do throws(ContextError) {
+            return try value(naming: naming)
+        } catch {
+            fatalError(InjectHeader.stopMessage(for: error, file: file, line: line))
+        }
+    }
+
     /// The object, looked up on first read and kept; made once when several threads read first
     /// at the same moment. No lock is held while it is looked up.
+    ///
+    /// The first read passes the object around in its slot (`made`), never as a generic type
+    /// built on `Value` (a claim of `Value`, a `Result` of it, an optional of it): this code is
+    /// not specialised, and the runtime would look each such type's metadata up on every first
+    /// read, several hundred instructions each.
     func value(naming: PropertyNaming?) throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
-        return try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> Value in
+        let made = try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> ValueSlot in
             if let made = try WaitTarget.lazyProperty(self).acquireBlocking(resolution, { claim(resolution) }) { return made }
-            return try finish(resolution, Result { () throws(ContextError) -> Value in try lookUp(naming) })
+            return try finish(resolution, Result { () throws(ContextError) -> ValueSlot in try lookUp(naming) })
         }
+        return made.value(as: Value.self)
     }
 
     /// `value(naming:)` for an async read: waits by suspending, and the lookup may make async
@@ -114,22 +138,22 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
         let resolution = Resolution(session: .plain, isAsync: true)
-        if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution) }) { return made }
-        let result: Result<Value, ContextError>
+        if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution) }) { return made.value(as: Value.self) }
+        let result: Result<ValueSlot, ContextError>
         do throws(ContextError) {
             switch try target(naming) {
-            case let .found(context, key): result = .success(try await context.object(key, as: Value.self))
-            case let .missing(key): result = .success(try missing(key, naming))
+            case let .found(context, key): result = .success(ValueSlot.holding(try await context.object(key, as: Value.self)))
+            case let .missing(key): result = .success(ValueSlot.holding(try missing(key, naming)))
             }
         } catch {
             result = .failure(error)
         }
-        return try finish(resolution, result)
+        return try finish(resolution, result).value(as: Value.self)
     }
 
     /// The first read's step of the creation state machine. Called with the lock held.
-    private func claim(_ resolution: Resolution) -> SlotClaim<Value> {
-        if let made { return .made(made.value(as: Value.self)) }
+    private func claim(_ resolution: Resolution) -> SlotClaim<ValueSlot> {
+        if let made { return .made(made) }
         guard case .making = phase else {
             phase = .making(owner: resolution, depth: resolution.depth)
             return .claimed
@@ -140,13 +164,13 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return .wait
     }
 
-    private func finish(_ resolution: Resolution, _ result: Result<Value, ContextError>) throws(ContextError) -> Value {
+    /// Keeps the object the claimed first read looked up (a slot of its own, which becomes
+    /// `made`) and wakes the readers waiting for it; returns `made`, or throws the lookup's error.
+    private func finish(_ resolution: Resolution, _ result: Result<ValueSlot, ContextError>) throws(ContextError) -> ValueSlot {
         var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
-            if case let .success(value) = result, made == nil {
-                let stored = ValueSlot.allocate(for: Value.self)
-                stored.initialize(as: Value.self, to: value)
-                made = stored
+            if case let .success(looked) = result {
+                made = looked
                 isMade.store(true, ordering: .releasing)
             }
             phase = .idle
@@ -179,16 +203,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return context
     }
 
-    /// What a first read looks up: the one step of both first reads, which differ only in how
-    /// they look the key up (block or await).
-    private enum Target {
-        /// `key` answers in `context`'s chain; the dependency edge is recorded.
-        case found(context: ApplicationContext, key: String)
-        /// Nothing answers to `key`: the default, `nil` of an optional, or an error.
-        case missing(key: String)
-    }
-
-    private func target(_ naming: PropertyNaming?) throws(ContextError) -> Target {
+    private func target(_ naming: PropertyNaming?) throws(ContextError) -> LazyTarget {
         let context = try liveContext()
         let key = try resolvedKey(in: context, naming)
         guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return .missing(key: key) }
@@ -196,10 +211,18 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return .found(context: context, key: key)
     }
 
-    private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> Value {
-        switch try target(naming) {
-        case let .found(context, key): try context.object(key, as: Value.self)
-        case let .missing(key): try missing(key, naming)
+    /// The object the first read looks up, in a slot of its own.
+    private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> ValueSlot {
+        let slot = ValueSlot.allocate(for: Value.self)
+        do throws(ContextError) {
+            switch try target(naming) {
+            case let .found(context, key): try context._object(named: key, as: Value.self, into: slot)
+            case let .missing(key): slot.initialize(as: Value.self, to: try missing(key, naming))
+            }
+            return slot
+        } catch {
+            slot.deallocate()
+            throw error
         }
     }
 
@@ -215,4 +238,14 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         let owner = naming?.ownerName ?? declaration.map { "\($0.owner)" } ?? "the object declared at \(file):\(line)"
         throw .unresolvedInjection(type: owner, property: naming?.name() ?? key, key: key)
     }
+}
+
+/// What a lazy property's first read looks up: the one step of both first reads, which differ
+/// only in how they look the key up (block or await). Not nested in `LazyInjection`, which
+/// would make it generic, its metadata looked up at every first read.
+private enum LazyTarget {
+    /// `key` answers in `context`'s chain; the dependency edge is recorded.
+    case found(context: ApplicationContext, key: String)
+    /// Nothing answers to `key`: the default, `nil` of an optional, or an error.
+    case missing(key: String)
 }
