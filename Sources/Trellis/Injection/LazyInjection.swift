@@ -124,6 +124,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// built on `Value` (a claim of `Value`, a `Result` of it, an optional of it): this code is
     /// not specialised, and the runtime would look each such type's metadata up on every first
     /// read, several hundred instructions each.
+    @usableFromInline
     func value(naming: PropertyNaming?) throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
         let made = try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> ValueSlot in
@@ -135,6 +136,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
 
     /// `value(naming:)` for an async read: waits by suspending, and the lookup may make async
     /// definitions.
+    @usableFromInline
     func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
         let resolution = Resolution(session: .plain, isAsync: true)
