@@ -185,17 +185,11 @@ struct TransactionScopeFactory: ObjectFactory {
 /// context closes, so the close orders and runs a disposal), against `request`'s own loop in the
 /// same run (`request`). `project/request` is what one disposable object costs a request.
 func disposableRequests(_ report: Report) {
-    let app = makeRequestApp()
-    report.measure("request-disposable", unit: "ns/request", [
-        .nsPerOp("request", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
-        .nsPerOp("project", ops: 10_000) { n in
-            for i in 0..<n {
-                let request = try! ApplicationContext(TransactionScopeFactory(id: i), parent: app)
-                blackHole(try! request.object("handler", as: TransactionHandler.self).service)
-                try! request.close()
-            }
-        },
-    ])
+    requestVariant(report, "request-disposable") { app, i in
+        let request = try! ApplicationContext(TransactionScopeFactory(id: i), parent: app)
+        blackHole(try! request.object("handler", as: TransactionHandler.self).service)
+        try! request.close()
+    }
 }
 
 /// `request-current`: `request` with each request handled inside `withCurrent` of its context, as
@@ -204,15 +198,21 @@ func disposableRequests(_ report: Report) {
 /// `project/request` is what the binding costs: every `@Inject` wrapper made while a context
 /// is current notes it, even those of objects the context then injects.
 func currentRequests(_ report: Report) {
+    requestVariant(report, "request-current") { app, i in
+        let request = try! ApplicationContext(RequestScopeFactory(id: i), parent: app)
+        request.withCurrent { blackHole(try! request.object("handler", as: InjectedHandler.self).service) }
+        try! request.close()
+    }
+}
+
+/// A variant of `request`: `request`'s own loop (as `request`) against `handle`, which handles
+/// request `i` under the application its own way.
+private func requestVariant(_ report: Report, _ scenario: String, _ handle: @escaping (ApplicationContext, Int) -> Void) {
     let app = makeRequestApp()
-    report.measure("request-current", unit: "ns/request", [
+    report.measure(scenario, unit: "ns/request", [
         .nsPerOp("request", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
         .nsPerOp("project", ops: 10_000) { n in
-            for i in 0..<n {
-                let request = try! ApplicationContext(RequestScopeFactory(id: i), parent: app)
-                request.withCurrent { blackHole(try! request.object("handler", as: InjectedHandler.self).service) }
-                try! request.close()
-            }
+            for i in 0..<n { handle(app, i) }
         },
     ])
 }
