@@ -38,6 +38,9 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     private var property: String? { field?.value.property }
     /// The object once looked up, a `Value` on the heap (in a slot rather than a `Value?` field,
     /// for the same reason as `declaredFallback`).
+    // Without the runtime's exclusivity check, which every read of a `.lazy` property would pay
+    // (`madeValue`): written once, under the lock, before `isMade` publishes it, and never
+    // written again, so no access can overlap a write.
     @usableFromInline @exclusivity(unchecked) private(set) var made: ValueSlot?
     /// `made` is set: reads need no lock from then on.
     @usableFromInline let isMade = Atomic<Bool>(false)
