@@ -196,7 +196,7 @@ struct TypeLookup<T> {
     /// Remembers where `matches` are (settled: they no longer change).
     func cache(_ matches: [TypeMatch]) {
         // A validation's scratch context is dropped when it ends.
-        guard !context.isValidation else { return }
+        guard !context.isValidation, context.typeCache.keepsTypeMatches() else { return }
         // Every match's context is on the chain, and the matches come in its order (this
         // context's, then each parent's): one walk up it, unretained, gives every level (an array
         // of the chain and a search per match cost a fresh child's first lookup by type 500

@@ -11,6 +11,9 @@ struct TypeLookupCache {
     var kinds = [KindKey: Bool]()
     /// Per queried type: where `objects(of:)` found its matches, once that can no longer change.
     var typeMatches = [ObjectIdentifier: [TypeMatchPosition]]()
+    /// Whether this context was asked for a type before: the first answer is not kept
+    /// (`TypeLookupCacheAccess.keepsTypeMatches`).
+    var askedBefore = false
 
     struct KindKey: Hashable {
         let definition: Int

@@ -17,7 +17,25 @@ struct TypeLookupCacheAccess {
 
     func typeMatches(for type: ObjectIdentifier) -> [TypeMatchPosition]? {
         unretained.with { context in
-            Coordinator.lock.withLock { context.typeCacheStorage.typeMatches[type] }
+            Coordinator.lock.withLock {
+                // Empty until a second lookup: no hashing for a context asked once.
+                context.typeCacheStorage.typeMatches.isEmpty ? nil : context.typeCacheStorage.typeMatches[type]
+            }
+        }
+    }
+
+    /// Whether a settled answer is worth keeping: from the second lookup by type this context
+    /// answers (for any type) on. A context made per request is typically asked once and then
+    /// dropped, and keeping its answer (a dictionary made, a hash, an array of positions, all
+    /// freed with the context) cost that one lookup more than a fifth of itself; a context asked
+    /// again keeps every answer from then on.
+    func keepsTypeMatches() -> Bool {
+        unretained.with { context in
+            Coordinator.lock.withLock {
+                if context.typeCacheStorage.askedBefore { return true }
+                context.typeCacheStorage.askedBefore = true
+                return false
+            }
         }
     }
 
