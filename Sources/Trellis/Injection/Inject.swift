@@ -162,12 +162,8 @@ public struct Inject<Value> {
         do throws(ContextError) {
             return try InjectedProperty(storage: storage, header: header, naming: naming).get()
         } catch let error {
-            fatalError(Self.stopMessage(for: error, header))
+            fatalError(InjectHeader.stopMessage(for: error, file: header.file, line: header.line))
         }
-    }
-
-    static func stopMessage(for error: ContextError, _ header: InjectHeader) -> String {
-        InjectHeader.stopMessage(for: error, file: header.file, line: header.line)
     }
 
     /// Fills the wrapper in `field` for `request`: the per-property work of injection.
@@ -197,7 +193,7 @@ public struct Inject<Value> {
             case let .convertible(made, context):
                 let converted = ValueSlot.withTemporary(for: Value.self) { result -> Bool in
                     // An optional of the target's declared type is wrapped, not cast.
-                    guard (Value.self is any _OptionalOfDeclaredType.Type && result.initializeOptional(as: Value.self, wrapping: made, declared: request.declaredType(in: context)))
+                    guard result.initializeOptional(as: Value.self, wrapping: made, declared: request.declaredType(in: context))
                             || request.convert(made, in: context, as: Value.self, into: result) else { return false }
                     field[as: Self.self].store(result.move(as: Value.self))
                     return true

@@ -25,10 +25,11 @@ extension ValueSlot {
     /// property of type `Config?` gets the made `Config` without a dynamic cast (about 1,100
     /// instructions, uncached for an optional). `false`, writing nothing, otherwise.
     ///
-    /// Inlined into code specialised for `T`, where whether `T` is an optional is a constant.
+    /// Inlined into code specialised for `T`, where whether `T` is an optional is a constant;
+    /// `declared` is only evaluated when it is one.
     @inlinable @inline(__always)
-    func initializeOptional<T>(as _: T.Type, wrapping made: ValueSlot, declared: ObjectIdentifier) -> Bool {
+    func initializeOptional<T>(as _: T.Type, wrapping made: ValueSlot, declared: @autoclosure () -> ObjectIdentifier) -> Bool {
         guard let optional = T.self as? any _OptionalOfDeclaredType.Type else { return false }
-        return optional._wrap(made.rawValue, declared: declared, into: rawValue)
+        return optional._wrap(made.rawValue, declared: declared(), into: rawValue)
     }
 }
