@@ -11,7 +11,9 @@ import Trellis
 /// child context of 4 definitions made, `handler` resolved, the child dropped) and
 /// `baseline-child-request` (the same in the keyed baseline). The counter sees Swift heap
 /// objects only: raw buffers a context takes with `UnsafeMutablePointer.allocate` (its
-/// per-definition tables) are not in `child-request`.
+/// per-definition tables) are not in `child-request`. `request-objects` and
+/// `request-objects-kept` are `request`'s two hand-written loops (`HandWiredRequests`), against
+/// `request`.
 func allocations(_ report: Report) {
     #if canImport(Glibc)
     let context = makeProjectContext()
@@ -24,6 +26,8 @@ func allocations(_ report: Report) {
     let baseApp = makeBaselineApp()
     let appConfig: Config = try! app.object("config")
     let appDatabase: Database = try! app.object("database")
+    let requestApp = makeRequestApp()
+    let byHand = HandWiredRequests(from: requestApp)
     let n = 100_000
 
     guard AllocationCounter.install() else {
@@ -76,6 +80,11 @@ func allocations(_ report: Report) {
     row("child-request", AllocationCounter.perOp(ops: n / 100) { n in
         for i in 0..<n { blackHole(try! ApplicationContext(RequestFactory(id: i), parent: app).object("handler", as: Handler.self)) }
     })
+    // `request`'s two hand-written loops: through `handler.service` alone the optimiser makes
+    // one of the five objects on the heap; keeping the handler, all five.
+    row("request-objects", AllocationCounter.perOp(ops: n / 10) { n in byHand.run(from: 0, count: n) })
+    row("request-objects-kept", AllocationCounter.perOp(ops: n / 10) { n in byHand.runKeepingEveryObject(from: 0, count: n) })
+    row("request", AllocationCounter.perOp(ops: n / 100) { n in projectRequests(requestApp, from: 0, count: n) })
     #else
     print("allocations: needs glibc (Linux); not measured on this platform")
     #endif

@@ -29,4 +29,22 @@ struct HandWiredRequests: Sendable {
             blackHole(handler.service)
         }
     }
+
+    /// `run` with the handler itself escaping, not only its service: every object the request
+    /// makes must then be made on the heap. Through `handler.service` alone the optimiser may
+    /// prove the handler and the objects only it holds dead and make them on the stack or not at
+    /// all (here 3 heap objects a request instead of 5; in `../shared/bench`'s binary 1), where
+    /// a context makes all five.
+    @inline(__always)
+    func runKeepingEveryObject(from first: Int, count: Int) {
+        for i in first..<first + count {
+            let service = HandService()
+            service.logger = logger; service.metrics = metrics; service.clock = clock
+            service.repository = repository; service.mailer = mailer
+            let handler = HandHandler()
+            handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
+            handler.service = service; handler.logger = logger; handler.config = config
+            blackHole(handler)
+        }
+    }
 }

@@ -76,13 +76,17 @@ final class HandHandler {
 /// `request`: per request, a child context of 4 singletons under a 200-definition application,
 /// its handler looked up (6 `@Inject` properties, one of them the application's service
 /// prototype with 8), the child closed. `direct` makes the same objects and sets the same
-/// properties by hand (the lazy one left for its first read, as the context leaves it), so
-/// `project/direct` is what a request scope with injection costs an app.
+/// properties by hand (the lazy one left for its first read, as the context leaves it), keeping
+/// only the service, as `../shared/bench/run` does; `direct-kept` keeps the handler, so that all
+/// five objects are made (through the service alone the optimiser proves some of them dead and
+/// makes none: `allocations request-objects`, and Docs/Performance.md, "What `request direct`
+/// makes"). `project/direct-kept` is what a request scope with injection costs an app.
 func requests(_ report: Report) {
     let app = makeRequestApp()
     let byHand = HandWiredRequests(from: app)
     report.measure("request", unit: "ns/request", [
         .nsPerOp("direct", ops: 100_000) { n in byHand.run(from: 0, count: n) },
+        .nsPerOp("direct-kept", ops: 100_000) { n in byHand.runKeepingEveryObject(from: 0, count: n) },
         .nsPerOp("project", ops: 10_000) { n in projectRequests(app, from: 0, count: n) },
     ])
 }

@@ -100,6 +100,7 @@ report.ratio("child-bytype", "project/by-key", ("child-bytype", "project"), ("ch
 report.ratio("child-eager", "project/direct", ("child-eager", "project"), ("child-eager", "direct"))
 report.ratio("child-eager", "project/lazy", ("child-eager", "project"), ("child-eager", "lazy"))
 report.ratio("request", "project/direct", ("request", "project"), ("request", "direct"))
+report.ratio("request", "project/direct-kept", ("request", "project"), ("request", "direct-kept"))
 report.ratio("request-protocols", "project/direct", ("request-protocols", "project"), ("request-protocols", "direct"))
 report.ratio("request-protocols", "project/request", ("request-protocols", "project"), ("request", "project"))
 report.ratio("request-async", "project/direct", ("request-async", "project"), ("request-async", "direct"))
