@@ -32,7 +32,7 @@ extension ApplicationContext {
         guard !isClosed else { return nil }
         hash = NameTable.hash(name)
         guard hash != 0 else { return nil }
-        if let index = table.definition(named: name, hash: hash) {
+        if let index = configuration.table.definition(named: name, hash: hash) {
             guard records[index].typeID == type else { return nil }
             return records[index].published.load(ordering: .acquiring)
         }

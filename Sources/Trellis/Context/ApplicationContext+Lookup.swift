@@ -87,7 +87,7 @@ extension ApplicationContext {
 
     @inline(__always)
     private func _object(named name: String, hash: UInt32, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
-        if let index = table.definition(named: name, hash: hash) {
+        if let index = configuration.table.definition(named: name, hash: hash) {
             if let requester { try requester.noteLookup(of: self, index, levels: 0) }
             if let made = records[index].published.load(ordering: .acquiring) { return records[index].outcome(ofMade: made, as: type) }
             guard records[index].typeID == type else { return .needsConversion(Unretained(self), index: index) }

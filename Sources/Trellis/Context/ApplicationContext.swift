@@ -15,7 +15,9 @@ import Synchronization
 /// handed out are the caller's to use safely (see Docs/Concurrency.md).
 public final class ApplicationContext: Sendable {
     /// The context's name: the factory's `contextName`, by default its type name.
-    public let name: String
+    // Read from the configuration, not stored again: a second copy was a retain when the context
+    // was made and a release when it went, for every context made per request.
+    public var name: String { configuration.contextName }
     /// The context asked when a name is not defined here.
     public var parent: ApplicationContext? { heldParent }
     /// The parent, kept alive for as long as this context.
@@ -34,7 +36,9 @@ public final class ApplicationContext: Sendable {
     let parentRef: Unretained<ApplicationContext>?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
-    let table: NameTable
+    /// The frozen names, the configuration's. The lookups read `configuration.table` itself: a
+    /// stored property is borrowed in place, where this getter hands its caller a retained copy.
+    var table: NameTable { configuration.table }
     /// Per definition, its record and its creation state.
     // Safe: made in init, freed in deinit; the records' fields read without the lock are
     // immutable or atomics, the others are guarded by `Coordinator.lock` (see
@@ -50,23 +54,22 @@ public final class ApplicationContext: Sendable {
     /// The `LifecyclePhase`, the one record of it: once `close()` began (anything but `open`),
     /// every lookup on the context, and through it, throws `contextClosed`.
     let lifecycle = Atomic<UInt8>(LifecyclePhase.open.rawValue)
-    /// Dependency edges, the start-up log and other diagnostics; guarded by `Coordinator.lock`
-    /// (see `ContextJournal`). Unchecked exclusivity: the lock already serialises every access,
-    /// and the runtime's dynamic check costs more than the write it guards on a creation path.
-    @exclusivity(unchecked) nonisolated(unsafe) var journalStorage = ContextJournal()
+    /// The journal, the type cache and the close's waiters, once one of them was written
+    /// (`LockedState`); guarded by `Coordinator.lock`. Unchecked exclusivity: the lock already
+    /// serialises every access, and the runtime's dynamic check costs more than the write it
+    /// guards on a creation path.
+    // Safe: read and written only with `Coordinator.lock` held (`withLockedState` and the
+    // readers in `JournalAccess`, `TypeLookupCacheAccess` and `ContextClosing`).
+    @exclusivity(unchecked) nonisolated(unsafe) var lockedStorage: LockedState?
     /// The dependency edges this context records without the lock (its slots are in `tables`).
     let edgeLog = EdgeLog()
     /// The journal's operations.
     var journal: JournalAccess { JournalAccess(unretained: Unretained(self)) }
-    /// What lookups by type learned; guarded by `Coordinator.lock` (`TypeLookupCache`).
-    @exclusivity(unchecked) nonisolated(unsafe) var typeCacheStorage = TypeLookupCache()
     /// The type cache's operations.
     var typeCache: TypeLookupCacheAccess { TypeLookupCacheAccess(unretained: Unretained(self)) }
     /// The scratch context `validate()` runs in: it is not started, and problems injecting its
     /// objects are collected rather than thrown.
     let isValidation: Bool
-    /// The async closers waiting for a `close()` under way; guarded by `Coordinator.lock`.
-    @exclusivity(unchecked) nonisolated(unsafe) var closeWaiters: [AsyncWaiter] = []
     /// The injection routes of this context's children (`ChildRoutes`), retained; made when a
     /// child first injects an object, released with the context.
     let childRoutesStorage = Atomic<Unretained<ChildRoutes>?>(nil)
@@ -137,10 +140,8 @@ public final class ApplicationContext: Sendable {
 
     @inline(__always)
     init(configurator: consuming ConfiguratorFromFactory, parent: consuming ApplicationContext?, isValidation: Bool) {
-        name = configurator.contextName
         parentRef = parent.map { Unretained($0) }
         heldParent = parent
-        table = configurator.table
         self.isValidation = isValidation
         count = configurator.definitions.count
         tables = Self.records(of: configurator)
@@ -171,11 +172,21 @@ public final class ApplicationContext: Sendable {
         childRoutesStorage.load(ordering: .acquiring)?.release()
         referenceStorage.load(ordering: .acquiring)?.release()
         tables.free()
-        if heldParent != nil { ThreadState.current.parentRelease.release(heldParent.take()!) }
+        // The thread's state borrowed: through `ThreadState.current` its `parentRelease` was
+        // retained and released around the call, for every context freed.
+        if heldParent != nil { ThreadState.currentUnretained.with { $0.parentRelease.release(heldParent.take()!) } }
     }
 
     /// The keys of this context's own definitions, in declaration order.
     public var keys: [String] { Array(table.keys) }
+
+    /// Runs `body` on the context's `LockedState`, made first if nothing was written yet;
+    /// `Coordinator.lock` must be held.
+    @inline(__always)
+    func withLockedState<R>(_ body: (inout LockedState) -> R) -> R {
+        if lockedStorage == nil { lockedStorage = LockedState() }
+        return body(&lockedStorage!)
+    }
 
     /// Whether the singleton of definition `index` is made.
     func isMade(_ index: Int) -> Bool { records[index].published.load(ordering: .acquiring) != nil }

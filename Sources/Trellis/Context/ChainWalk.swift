@@ -21,7 +21,7 @@ extension ApplicationContext {
         while let context = current {
             let stop = context.with { open -> ChainStop? in
                 if !passingClosed && open.isClosed { return .closed(context) }
-                if let index = open.table.definition(named: key.name, hash: key.hash) { return .found(context, index: index, levels: levels) }
+                if let index = open.configuration.table.definition(named: key.name, hash: key.hash) { return .found(context, index: index, levels: levels) }
                 current = open.parentRef
                 return nil
             }

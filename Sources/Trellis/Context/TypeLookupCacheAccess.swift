@@ -5,13 +5,13 @@ struct TypeLookupCacheAccess {
 
     func kind(of definition: Int, is type: ObjectIdentifier) -> Bool? {
         unretained.with { context in
-            Coordinator.lock.withLock { context.typeCacheStorage.kinds[.init(definition: definition, type: type)] }
+            Coordinator.lock.withLock { context.lockedStorage?.typeCache.kinds[.init(definition: definition, type: type)] }
         }
     }
 
     func rememberKind(of definition: Int, is type: ObjectIdentifier, _ matches: Bool) {
         unretained.with { context in
-            Coordinator.lock.withLock { context.typeCacheStorage.kinds[.init(definition: definition, type: type)] = matches }
+            Coordinator.lock.withLock { context.withLockedState { $0.typeCache.kinds[.init(definition: definition, type: type)] = matches } }
         }
     }
 
@@ -19,7 +19,8 @@ struct TypeLookupCacheAccess {
         unretained.with { context in
             Coordinator.lock.withLock {
                 // Empty until a second lookup: no hashing for a context asked once.
-                context.typeCacheStorage.typeMatches.isEmpty ? nil : context.typeCacheStorage.typeMatches[type]
+                if context.lockedStorage?.typeCache.typeMatches.isEmpty ?? true { return nil }
+                return context.lockedStorage?.typeCache.typeMatches[type]
             }
         }
     }
@@ -32,9 +33,11 @@ struct TypeLookupCacheAccess {
     func keepsTypeMatches() -> Bool {
         unretained.with { context in
             Coordinator.lock.withLock {
-                if context.typeCacheStorage.askedBefore { return true }
-                context.typeCacheStorage.askedBefore = true
-                return false
+                context.withLockedState { state in
+                    if state.typeCache.askedBefore { return true }
+                    state.typeCache.askedBefore = true
+                    return false
+                }
             }
         }
     }
@@ -43,7 +46,7 @@ struct TypeLookupCacheAccess {
         // Positions hold no user object: replacing one releases nothing of the user's under
         // the lock.
         unretained.with { context in
-            Coordinator.lock.withLock { context.typeCacheStorage.typeMatches[type] = matches }
+            Coordinator.lock.withLock { context.withLockedState { $0.typeCache.typeMatches[type] = matches } }
         }
     }
 }

@@ -23,20 +23,22 @@ struct JournalAccess {
     private func record(_ entry: RecordedEdges) {
         unretained.with { context in
             guard let overflow = context.edgeLog.record(entry, in: context.tables.edges) else { return }
-            Coordinator.lock.withLock { context.journalStorage.edges.append(overflow) }
+            Coordinator.lock.withLock { context.withLockedState { $0.journal.edges.append(overflow) } }
         }
     }
 
     func appendStartup(_ entries: [StartupReport.Entry], timeline: StartupTimeline) {
         Coordinator.lock.withLock {
-            // Kept as they are when the journal has none yet (every start but a failed one's
-            // retry): appending copied them into a second array.
-            if context.journalStorage.startup.isEmpty {
-                context.journalStorage.startup = entries
-            } else {
-                context.journalStorage.startup.append(contentsOf: entries)
+            context.withLockedState { state in
+                // Kept as they are when the journal has none yet (every start but a failed
+                // one's retry): appending copied them into a second array.
+                if state.journal.startup.isEmpty {
+                    state.journal.startup = entries
+                } else {
+                    state.journal.startup.append(contentsOf: entries)
+                }
+                state.journal.startupTimeline = timeline
             }
-            context.journalStorage.startupTimeline = timeline
         }
     }
 
@@ -44,7 +46,7 @@ struct JournalAccess {
     var edges: [Edge] {
         let context = self.context
         let logged = context.edgeLog.entries(in: context.tables.edges)
-        let overflow = Coordinator.lock.withLock { context.journalStorage.edges }
+        let overflow = Coordinator.lock.withLock { context.lockedStorage?.journal.edges ?? [] }
         var all: [Edge] = []
         for entry in logged { entry.spellOut(into: &all) }
         for entry in overflow { entry.spellOut(into: &all) }
@@ -52,21 +54,23 @@ struct JournalAccess {
         return all.filter { seen.insert($0).inserted }
     }
 
-    var startup: [StartupReport.Entry] { Coordinator.lock.withLock { context.journalStorage.startup } }
+    var startup: [StartupReport.Entry] { Coordinator.lock.withLock { context.lockedStorage?.journal.startup ?? [] } }
 
     /// The start-up entries with their waits, and the critical path; worked out from the
     /// timeline on the first read (without the lock: it reads the journals' edges).
     var analysedStartup: (entries: [StartupReport.Entry], criticalPath: [String]) {
         let context = self.context
         let (done, entries, timeline) = Coordinator.lock.withLock {
-            (context.journalStorage.analysedStartup, context.journalStorage.startup, context.journalStorage.startupTimeline)
+            (context.lockedStorage?.journal.analysedStartup, context.lockedStorage?.journal.startup ?? [], context.lockedStorage?.journal.startupTimeline)
         }
         if let done { return done }
         guard let timeline else { return (entries, []) }
         let analysed = timeline.analyse(entries, of: context)
         Coordinator.lock.withLock {
-            context.journalStorage.analysedStartup = analysed
-            context.journalStorage.startupTimeline = nil
+            context.withLockedState { state in
+                state.journal.analysedStartup = analysed
+                state.journal.startupTimeline = nil
+            }
         }
         // The timeline is released here, after the lock.
         withExtendedLifetime(timeline) {}

@@ -94,7 +94,7 @@ struct ContextClosing {
             return
         case .closing, .closingMayAwait:
             let waiter = AsyncWaiter()
-            context.closeWaiters.append(waiter)
+            context.withLockedState { $0.closeWaiters.append(waiter) }
             lock.unlock()
             guard let bound else {
                 await waiter.suspend()
@@ -319,8 +319,8 @@ struct ContextClosing {
         let woken = Coordinator.lock.withLock { () -> [Resumption<Void>] in
             context.enter(.closed)
             Coordinator.lock.broadcast()
-            defer { context.closeWaiters = [] }
-            return context.closeWaiters.compactMap { $0.wake() }
+            defer { context.lockedStorage?.closeWaiters = [] }
+            return context.lockedStorage?.closeWaiters.compactMap { $0.wake() } ?? []
         }
         for task in woken { task.resume() }
     }
