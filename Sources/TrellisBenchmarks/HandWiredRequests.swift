@@ -16,18 +16,11 @@ struct HandWiredRequests: Sendable {
         mailer = try! app.object("mailer")
     }
 
-    /// Makes `count` requests by hand, numbered from `first`.
+    /// Makes `count` requests by hand, numbered from `first`, keeping each one's service (as
+    /// `../shared/bench/run`'s `request direct` does).
     @inline(__always)
     func run(from first: Int, count: Int) {
-        for i in first..<first + count {
-            let service = HandService()
-            service.logger = logger; service.metrics = metrics; service.clock = clock
-            service.repository = repository; service.mailer = mailer
-            let handler = HandHandler()
-            handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
-            handler.service = service; handler.logger = logger; handler.config = config
-            blackHole(handler.service)
-        }
+        for i in first..<first + count { blackHole(request(i).service) }
     }
 
     /// `run` with the handler itself escaping, not only its service: every object the request
@@ -37,14 +30,18 @@ struct HandWiredRequests: Sendable {
     /// a context makes all five.
     @inline(__always)
     func runKeepingEveryObject(from first: Int, count: Int) {
-        for i in first..<first + count {
-            let service = HandService()
-            service.logger = logger; service.metrics = metrics; service.clock = clock
-            service.repository = repository; service.mailer = mailer
-            let handler = HandHandler()
-            handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
-            handler.service = service; handler.logger = logger; handler.config = config
-            blackHole(handler)
-        }
+        for i in first..<first + count { blackHole(request(i)) }
+    }
+
+    /// Request `i`'s handler, its service and the request's objects made and filled by hand.
+    @inline(__always)
+    private func request(_ i: Int) -> HandHandler {
+        let service = HandService()
+        service.logger = logger; service.metrics = metrics; service.clock = clock
+        service.repository = repository; service.mailer = mailer
+        let handler = HandHandler()
+        handler.requestID = RequestID(i); handler.user = User(); handler.unitOfWork = UnitOfWork()
+        handler.service = service; handler.logger = logger; handler.config = config
+        return handler
     }
 }
