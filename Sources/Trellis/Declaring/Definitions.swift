@@ -36,6 +36,24 @@ public struct Definitions: Sendable {
         storage = .one(definition)
     }
 
+    init(_ definitions: consuming [Definition]) {
+        storage = .many(definitions, aliasDeclarations: [])
+    }
+
+    /// Whether the group is one definition: a statement of a builder body that is a `Definition`.
+    var isSingle: Bool {
+        if case .one = storage { true } else { false }
+    }
+
+    /// The group's one definition, moved out; the group must be `isSingle`.
+    consuming func single() -> Definition {
+        // `self` is consumed, so its storage is moved out, not copied.
+        switch storage {
+        case let .one(definition): definition
+        case .none, .many: preconditionFailure("Definitions.single() of a group that is not one definition")
+        }
+    }
+
     init(aliases: [String], for key: String) {
         storage = .many([], aliasDeclarations: [AliasDeclaration(key: key, aliases: aliases)])
     }

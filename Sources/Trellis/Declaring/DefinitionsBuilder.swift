@@ -39,8 +39,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle {
+            return Definitions([c0.single(), c1.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count)
         joined.append(c0)
         joined.append(c1)
@@ -48,8 +52,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count)
         joined.append(c0)
         joined.append(c1)
@@ -58,8 +66,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count)
         joined.append(c0)
         joined.append(c1)
@@ -69,8 +81,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count)
         joined.append(c0)
         joined.append(c1)
@@ -81,8 +97,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count)
         joined.append(c0)
         joined.append(c1)
@@ -94,8 +114,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count)
         joined.append(c0)
         joined.append(c1)
@@ -108,8 +132,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count)
         joined.append(c0)
         joined.append(c1)
@@ -123,8 +151,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count)
         joined.append(c0)
         joined.append(c1)
@@ -139,8 +171,12 @@ public enum DefinitionsBuilder {
     }
 
     /// A body of two to ten statements, its groups moved in: the variadic form gathers them into
-    /// an array first (an allocation per body, and a copy of every group into it).
+    /// an array first (an allocation per body, and a copy of every group into it). A body of
+    /// single definitions, the usual one, is an array literal of them (`Definitions.single()`).
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count)
         joined.append(c0)
         joined.append(c1)
@@ -158,6 +194,9 @@ public enum DefinitionsBuilder {
     /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
     /// factory of a dozen definitions is evaluated for every context made of it.
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle && c10.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single(), c10.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count)
         joined.append(c0)
         joined.append(c1)
@@ -176,6 +215,9 @@ public enum DefinitionsBuilder {
     /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
     /// factory of a dozen definitions is evaluated for every context made of it.
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle && c10.isSingle && c11.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single(), c10.single(), c11.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count)
         joined.append(c0)
         joined.append(c1)
@@ -195,6 +237,9 @@ public enum DefinitionsBuilder {
     /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
     /// factory of a dozen definitions is evaluated for every context made of it.
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle && c10.isSingle && c11.isSingle && c12.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single(), c10.single(), c11.single(), c12.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count)
         joined.append(c0)
         joined.append(c1)
@@ -215,6 +260,9 @@ public enum DefinitionsBuilder {
     /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
     /// factory of a dozen definitions is evaluated for every context made of it.
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions, _ c13: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle && c10.isSingle && c11.isSingle && c12.isSingle && c13.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single(), c10.single(), c11.single(), c12.single(), c13.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count + c13.count)
         joined.append(c0)
         joined.append(c1)
@@ -236,6 +284,9 @@ public enum DefinitionsBuilder {
     /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
     /// factory of a dozen definitions is evaluated for every context made of it.
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions, _ c13: consuming Definitions, _ c14: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle && c10.isSingle && c11.isSingle && c12.isSingle && c13.isSingle && c14.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single(), c10.single(), c11.single(), c12.single(), c13.single(), c14.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count + c13.count + c14.count)
         joined.append(c0)
         joined.append(c1)
@@ -258,6 +309,9 @@ public enum DefinitionsBuilder {
     /// A body of eleven to sixteen statements, its groups moved in, as for two to ten: a request's
     /// factory of a dozen definitions is evaluated for every context made of it.
     public static func buildBlock(_ c0: consuming Definitions, _ c1: consuming Definitions, _ c2: consuming Definitions, _ c3: consuming Definitions, _ c4: consuming Definitions, _ c5: consuming Definitions, _ c6: consuming Definitions, _ c7: consuming Definitions, _ c8: consuming Definitions, _ c9: consuming Definitions, _ c10: consuming Definitions, _ c11: consuming Definitions, _ c12: consuming Definitions, _ c13: consuming Definitions, _ c14: consuming Definitions, _ c15: consuming Definitions) -> Definitions {
+        if c0.isSingle && c1.isSingle && c2.isSingle && c3.isSingle && c4.isSingle && c5.isSingle && c6.isSingle && c7.isSingle && c8.isSingle && c9.isSingle && c10.isSingle && c11.isSingle && c12.isSingle && c13.isSingle && c14.isSingle && c15.isSingle {
+            return Definitions([c0.single(), c1.single(), c2.single(), c3.single(), c4.single(), c5.single(), c6.single(), c7.single(), c8.single(), c9.single(), c10.single(), c11.single(), c12.single(), c13.single(), c14.single(), c15.single()])
+        }
         var joined = Definitions.Joiner(capacity: c0.count + c1.count + c2.count + c3.count + c4.count + c5.count + c6.count + c7.count + c8.count + c9.count + c10.count + c11.count + c12.count + c13.count + c14.count + c15.count)
         joined.append(c0)
         joined.append(c1)
