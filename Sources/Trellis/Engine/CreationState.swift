@@ -12,8 +12,9 @@ struct CreationState {
     /// before `published` is stored with release ordering: read them after an acquire load of
     /// `published` has seen it set.
     var made: MadeValue?
-    /// Tasks waiting for this singleton.
-    var asyncWaiters: [AsyncWaiter] = []
+    /// Tasks waiting for this singleton; `nil` until one waits (an empty array, the usual case,
+    /// was a call into the runtime to destroy, for every definition of every context freed).
+    var asyncWaiters: [AsyncWaiter]?
     /// When it was published, in `Coordinator.nextSequence()` order (disposal order).
     var madeOrder: UInt64 = 0
     /// A weak singleton's object, once made: it is never published (a lock-free read could not

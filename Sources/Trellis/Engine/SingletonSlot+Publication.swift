@@ -252,7 +252,7 @@ extension SingletonSlot {
         let group = resolution.group.root
         let alone = group.injectors.count == 1 && group.injectors[0].resolution === resolution
         guard alone ? group.pending.isEmpty : group.lastEarlyReference <= creationMark.sequence,
-              !isClosed, states[index].asyncWaiters.isEmpty else {
+              !isClosed, states[index].asyncWaiters?.isEmpty ?? true else {
             lock.unlock()
             return false
         }

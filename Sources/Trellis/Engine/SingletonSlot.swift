@@ -182,21 +182,26 @@ struct SingletonSlot: Sendable {
     }
 
     /// Adds a task waiting for the singleton. Called with the lock held.
-    func add(_ waiter: AsyncWaiter) { states[index].asyncWaiters.append(waiter) }
+    func add(_ waiter: AsyncWaiter) {
+        if states[index].asyncWaiters == nil {
+            states[index].asyncWaiters = [waiter]
+        } else {
+            states[index].asyncWaiters!.append(waiter)
+        }
+    }
 
     /// Removes a waiting task, if it is still there. Called with the lock held.
     func remove(_ waiter: AsyncWaiter) {
-        if let position = states[index].asyncWaiters.firstIndex(where: { $0 === waiter }) {
-            states[index].asyncWaiters.remove(at: position)
+        if let position = states[index].asyncWaiters?.firstIndex(where: { $0 === waiter }) {
+            states[index].asyncWaiters!.remove(at: position)
         }
     }
 
     /// The suspended tasks waiting for the singleton, to resume after the lock. Called with the
     /// lock held.
     func wakeWaiters() -> [Resumption<Void>] {
-        guard !states[index].asyncWaiters.isEmpty else { return [] }
-        let waiters = states[index].asyncWaiters
-        states[index].asyncWaiters = []
+        guard let waiters = states[index].asyncWaiters else { return [] }
+        states[index].asyncWaiters = nil
         return waiters.compactMap { $0.wake() }
     }
 
