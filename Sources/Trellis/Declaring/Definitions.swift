@@ -36,6 +36,7 @@ public struct Definitions: Sendable {
         storage = .one(definition)
     }
 
+    /// A group of `definitions`, without alias declarations.
     init(_ definitions: consuming [Definition]) {
         storage = .many(definitions, aliasDeclarations: [])
     }
@@ -50,7 +51,7 @@ public struct Definitions: Sendable {
         // `self` is consumed, so its storage is moved out, not copied.
         switch storage {
         case let .one(definition): definition
-        case .none, .many: preconditionFailure("Definitions.single() of a group that is not one definition")
+        case .none, .many: preconditionFailure("Definitions.single() on a group that is not one definition: a bug in Trellis's builder (every caller checks isSingle first); please report it")
         }
     }
 
