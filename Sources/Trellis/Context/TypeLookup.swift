@@ -158,7 +158,7 @@ struct TypeLookup<T> {
             defer { visited.append(context) }
             for index in 0..<context.count {
                 let key = context.table.keys[index]
-                if visited.contains(where: { $0.table.definition(named: key) != nil }) { continue }
+                if visited.contains(where: { $0.configuration.table.definition(named: key) != nil }) { continue }
                 result.append((context, index))
             }
         }

@@ -15,7 +15,7 @@ extension ApplicationContext {
     /// thread stored a route first.
     func siblingRoute(at index: Int, for typeID: ObjectIdentifier) -> InjectionRoute? {
         guard let parentRef, let routes = parentRef.with({ $0.childRoutesStorage.load(ordering: .acquiring) }),
-              let route = routes.with({ $0.template(for: table) })?.with({ $0.route(at: index) }),
+              let route = routes.with({ $0.template(for: configuration.table) })?.with({ $0.route(at: index) }),
               route.with({ $0.plan.typeID == typeID }) else { return nil }
         let shared = route.with { $0.isShared }
         let held = shared ? route : route.retainedAgain()
@@ -30,6 +30,6 @@ extension ApplicationContext {
     /// (`siblingRoute`): the first child of a shape teaches, the later ones take.
     func teach(_ route: Unretained<InjectionRoute>, at index: Int) {
         guard let parentRef else { return }
-        parentRef.with { $0.childRoutes.learningTemplate(for: table) }?.with { $0.learn(route, at: index) }
+        parentRef.with { $0.childRoutes.learningTemplate(for: configuration.table) }?.with { $0.learn(route, at: index) }
     }
 }

@@ -39,7 +39,7 @@ final class InjectionRoute: @unchecked Sendable {
         guard plan.fields.isEmpty else {
             guard let parent = context.parentRef else { return .retained(InjectionRoute(plan, for: context, object: fields, isShared: false)) }
             let kept = parent.with { parent in
-                parent.childRoutes.route(for: plan, names: context.table) { InjectionRoute(plan, for: context, object: fields, isShared: false) }
+                parent.childRoutes.route(for: plan, names: context.configuration.table) { InjectionRoute(plan, for: context, object: fields, isShared: false) }
             }
             if kept.with({ $0.matches(fields) }) { return kept }
             kept.release()
