@@ -219,7 +219,7 @@ extension ApplicationContext {
     /// The error of a lookup of definition `index` as a `T` that `value`, its object, is not;
     /// `path` gives the lookup's path to the definition's key.
     func mismatch<T>(_ index: Int, _ value: Any, as _: T.Type, path: (String) -> [String]) -> ContextError {
-        let key = table.keys[index]
+        let key = key(at: index)
         return .mismatch(key, value, as: T.self, path: path(key))
     }
 

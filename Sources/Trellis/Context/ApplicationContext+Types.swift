@@ -42,12 +42,12 @@ extension ApplicationContext {
 
     /// The keys of the chain's unshadowed definitions whose declared type satisfies `matches`.
     func unshadowedKeys(declaredAs matches: (ObjectIdentifier) -> Bool) -> [String] {
-        TypeLookup<Any>(self).candidates().filter { matches($0.0.records[$0.1].typeID) }.map { $0.0.table.keys[$0.1] }
+        TypeLookup<Any>(self).candidates().filter { matches($0.0.records[$0.1].typeID) }.map { $0.0.key(at: $0.1) }
     }
 
     /// `key`, or `Context.key` when the definition belongs to another context than `asker`.
     func qualifiedKey(_ index: Int, from asker: ApplicationContext) -> String {
-        let key = configuration.table.keys[index]
+        let key = key(at: index)
         return self === asker ? key : "\(name).\(key)"
     }
 }

@@ -36,9 +36,6 @@ public final class ApplicationContext: Sendable {
     let parentRef: Unretained<ApplicationContext>?
     /// The checked definitions this context was built from.
     public let configuration: ConfiguratorFromFactory
-    /// The frozen names, the configuration's. The lookups read `configuration.table` itself: a
-    /// stored property is borrowed in place, where this getter hands its caller a retained copy.
-    var table: NameTable { configuration.table }
     /// Per definition, its record and its creation state.
     // Safe: made in init, freed in deinit; the records' fields read without the lock are
     // immutable or atomics, the others are guarded by `Coordinator.lock` (see
@@ -178,7 +175,10 @@ public final class ApplicationContext: Sendable {
     }
 
     /// The keys of this context's own definitions, in declaration order.
-    public var keys: [String] { Array(table.keys) }
+    public var keys: [String] { Array(configuration.table.keys) }
+
+    /// The key of definition `index`.
+    func key(at index: Int) -> String { configuration.table.keys[index] }
 
     /// Runs `body` on the context's `LockedState`, made first if nothing was written yet;
     /// `Coordinator.lock` must be held.

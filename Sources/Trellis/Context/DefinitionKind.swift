@@ -14,7 +14,7 @@ struct DefinitionKind<T> {
     /// an object silently left out.
     private func notOfKind(_ value: Any) throws(ContextError) -> KindAnswer {
         guard IsolatedConformance.isolates(value, from: T.self) else { return .no }
-        let key = context.table.keys[index]
+        let key = context.key(at: index)
         throw .mismatch(key, value, as: T.self, path: [key])
     }
 
@@ -22,7 +22,7 @@ struct DefinitionKind<T> {
     /// to find out: the one decision of both forms of `find`. A synchronous lookup refuses what
     /// it would have to await.
     private func beforeMaking(waitsSynchronously: Bool) throws(ContextError) -> KindQuestion {
-        if context.isClosed { throw context.closedError(looking: context.table.keys[index]) }
+        if context.isClosed { throw context.closedError(looking: context.key(at: index)) }
         let creation = Creation(of: index, in: context)
         if creation.declaresNoKind(of: T.self) { return .answered(.no) }
         let declared = creation.declaresKind(of: T.self)

@@ -157,7 +157,7 @@ struct TypeLookup<T> {
         for context in context.chain {
             defer { visited.append(context) }
             for index in 0..<context.count {
-                let key = context.table.keys[index]
+                let key = context.key(at: index)
                 if visited.contains(where: { $0.configuration.table.definition(named: key) != nil }) { continue }
                 result.append((context, index))
             }

@@ -23,7 +23,7 @@ struct TypeMatches {
     /// and is answered without `DefinitionKind<T>`, whose generic code the runtime would look
     /// metadata up for, for every definition.
     mutating func asks<T>(_ index: Int, of context: ApplicationContext, below: [ApplicationContext], for _: T.Type) -> Bool {
-        if isHidden(context.table.keys[index], by: below) { return false }
+        if isHidden(context.key(at: index), by: below) { return false }
         return !Creation(of: index, in: context).declaresNoKind(of: T.self)
     }
 
@@ -50,7 +50,7 @@ struct TypeMatches {
     /// Appends a parent's cached matches, less those hidden by `below` (the contexts from the
     /// asker up to the parent's child).
     mutating func add(_ cached: [TypeMatch], below: [ApplicationContext]) {
-        for match in cached where !isHidden(match.context.table.keys[match.index], by: below) {
+        for match in cached where !isHidden(match.context.key(at: match.index), by: below) {
             found.append(match)
         }
     }

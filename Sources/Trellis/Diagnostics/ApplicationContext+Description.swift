@@ -24,7 +24,7 @@ extension ApplicationContext: CustomStringConvertible {
     private func appendRows(to rows: inout [[String]]) {
         var explicit = Array(repeating: [String](), count: count)
         var generated = Array(repeating: [String](), count: count)
-        for alias in table.allAliases() {
+        for alias in configuration.table.allAliases() {
             if alias.kind == .generatedAlias {
                 generated[alias.definition].append(alias.name)
             } else {

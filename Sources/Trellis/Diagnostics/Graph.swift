@@ -68,10 +68,10 @@ struct Graph {
     /// The node of a critical-path entry of the context at `depth`: one of its keys, or
     /// `Context.key` of an ancestor.
     private static func nodeID(of name: String, from depth: Int, in contexts: [ApplicationContext]) -> String? {
-        if let index = contexts[depth].table.definition(withKey: name) { return "c\(depth)_\(index)" }
+        if let index = contexts[depth].configuration.table.definition(withKey: name) { return "c\(depth)_\(index)" }
         for ancestor in contexts.indices.dropFirst(depth + 1) {
             let prefix = contexts[ancestor].name + "."
-            guard name.hasPrefix(prefix), let index = contexts[ancestor].table.definition(withKey: String(name.dropFirst(prefix.count))) else { continue }
+            guard name.hasPrefix(prefix), let index = contexts[ancestor].configuration.table.definition(withKey: String(name.dropFirst(prefix.count))) else { continue }
             return "c\(ancestor)_\(index)"
         }
         return nil

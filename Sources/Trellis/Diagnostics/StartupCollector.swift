@@ -44,7 +44,7 @@ final class StartupCollector: @unchecked Sendable {
     /// Definition `index` of `context` was made while the eager singleton was made.
     func made(_ index: Int, of context: ApplicationContext, isEager: Bool) {
         if !isEager { timeline.ended(index, of: context) }
-        pulledIn(context.table.keys[index], of: context)
+        pulledIn(context.key(at: index), of: context)
     }
 
     /// An object was made while the eager singleton was made.

@@ -85,7 +85,7 @@ final class StartupTimeline: @unchecked Sendable {
         var made = makings()
         // The eager singletons the start made itself are timed by their entries.
         for entry in entries {
-            guard let index = context.table.definition(withKey: entry.key) else { continue }
+            guard let index = context.configuration.table.definition(withKey: entry.key) else { continue }
             made[Node(context: ObjectIdentifier(context), index: index)] = Making(context: Unretained(context), index: index, start: entry.start, end: entry.end)
         }
         guard !made.isEmpty else { return (entries, []) }
@@ -103,7 +103,7 @@ final class StartupTimeline: @unchecked Sendable {
             }
         }
         func node(of entry: StartupReport.Entry) -> Node? {
-            context.table.definition(withKey: entry.key).map { Node(context: ObjectIdentifier(context), index: $0) }
+            context.configuration.table.definition(withKey: entry.key).map { Node(context: ObjectIdentifier(context), index: $0) }
         }
         // Waited: the part of its making during which what it depends on was being made (by its
         // own lookups, or by another task it waited for).
@@ -125,7 +125,7 @@ final class StartupTimeline: @unchecked Sendable {
         }
         let names = path.reversed().map { node -> String in
             let maker = made[node]!.context.object
-            let key = maker.table.keys[node.index]
+            let key = maker.key(at: node.index)
             return maker === context ? key : "\(maker.name).\(key)"
         }
         return (timed, names)

@@ -16,7 +16,7 @@ extension ApplicationContext {
     /// The error of a synchronous lookup that would have to make async definition `index`.
     @inline(never)
     func requiresAwait(_ index: Int, _ resolution: Resolution?) -> ContextError {
-        let key = table.keys[index]
+        let key = key(at: index)
         return .requiresAwait(key: key, path: (resolution?.path ?? []) + [key])
     }
 }

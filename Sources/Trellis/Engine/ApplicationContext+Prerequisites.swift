@@ -30,13 +30,13 @@ extension ApplicationContext {
         for index in listing {
             for name in configuration.definitions[index].prerequisiteNames {
                 guard let found = definition(answering: NameTable.lookupKey(name)) else {
-                    throw .noSuchObject(key: name, searched: chain.map(\.name), path: [table.keys[index], name])
+                    throw .noSuchObject(key: name, searched: chain.map(\.name), path: [key(at: index), name])
                 }
                 if found.levels == 0 && records[found.index].hasPrerequisites { mayCycle = true }
             }
         }
         if mayCycle, let cycle = firstCycle(listing) {
-            throw .circularDependency(path: cycle.map { table.keys[$0] })
+            throw .circularDependency(path: cycle.map { key(at: $0) })
         }
     }
 

@@ -96,7 +96,7 @@ struct Creation {
     func prototypeCycle(_ resolution: Resolution) -> ContextError {
         unretainedContext.with { context in
             let prefix = resolution.isMaking(index, of: context, ownLookupOnly: true) ? resolution.path : resolution.combinedPath
-            return .circularDependency(path: prefix + [context.table.keys[index]])
+            return .circularDependency(path: prefix + [context.key(at: index)])
         }
     }
 

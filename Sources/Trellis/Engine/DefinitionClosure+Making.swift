@@ -24,7 +24,7 @@ extension DefinitionClosure {
         } catch let error as ContextError {
             throw error
         } catch {
-            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+            throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: error)
         }
     }
 
@@ -34,7 +34,7 @@ extension DefinitionClosure {
     private static func runOnMainActor(_ make: @escaping @MainActor @Sendable (Resolver) throws -> Object, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws -> Object {
         let resolver = Resolver(context, index, resolution)
         guard let made = try MainActorCall.ifOnMainActor({ try make(resolver) }) else {
-            throw MainActorRequired(key: context.table.keys[index])
+            throw MainActorRequired(key: context.key(at: index))
         }
         return made
     }
@@ -74,7 +74,7 @@ extension DefinitionClosure {
         } catch let error as ContextError {
             throw error
         } catch {
-            throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+            throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: error)
         }
     }
 
@@ -92,7 +92,7 @@ extension DefinitionClosure {
             try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in
                 if context.records[index].hasPrerequisites { try context.makePrerequisites(index, resolution) }
                 do throws(any Error) { result.value = try make(resolver) } catch let error as ContextError { throw error } catch {
-                    throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: error)
+                    throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: error)
                 }
             }
         }

@@ -31,7 +31,7 @@ struct SingletonSlot: Sendable {
     @inline(__always)
     var isClosed: Bool { unretainedContext.with { $0.isClosed } }
 
-    var key: String { unretainedContext.with { $0.table.keys[index] } }
+    var key: String { unretainedContext.with { $0.key(at: index) } }
 
     /// The context, retained for the caller: for what outlives the slot's holder's call (a
     /// group's pending list) and for errors.

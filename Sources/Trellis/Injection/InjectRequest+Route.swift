@@ -170,7 +170,7 @@ extension InjectRequest {
     @usableFromInline
     func targetMismatch<T>(_ value: Any, as _: T.Type) -> ContextError {
         let target = target!
-        let key = requester.context.with { $0.ancestor(target.levels).with { $0.table.keys[target.index] } }
+        let key = requester.context.with { $0.ancestor(target.levels).with { $0.key(at: target.index) } }
         return typeMismatch(key, expected: T.self, actual: value)
     }
 }

@@ -271,7 +271,7 @@ struct ObjectInjection: BitwiseCopyable {
     /// The error of an object aware of injection only on the main actor, injected off it.
     private func isolatedAwareness() -> ContextError {
         let context = context.object, plan = plan.object
-        return .creationFailed(key: requester >= 0 ? context.table.keys[requester] : plan.typeName, path: resolution.object.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
+        return .creationFailed(key: requester >= 0 ? context.key(at: requester) : plan.typeName, path: resolution.object.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
     }
 
     /// While validating: an object of synchronous definition `requester` is injected
@@ -287,8 +287,8 @@ struct ObjectInjection: BitwiseCopyable {
                   found.context.records[found.index].isAsync else { continue }
             let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
             guard !safe else { continue }
-            let target = found.context.table.keys[found.index]
-            resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: context.table.keys[requester])
+            let target = found.context.key(at: found.index)
+            resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: context.key(at: requester))
         }
     }
 
@@ -427,7 +427,7 @@ struct ObjectInjection: BitwiseCopyable {
         if let location = location(of: made, as: T.self, isClass: isClass, plan) { return location }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
         // it cannot be had without knowing its type. Say so rather than skip it.
-        throw .creationFailed(key: context.table.keys[index], path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
+        throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
     }
 
     /// The plan and route for an object of `typeID` at `made`, making the definition's route

@@ -127,7 +127,7 @@ struct ContextClosing {
         let failures: [ContextError.DisposalFailure]
         if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
             failures = await ClosingScope.closing(context) {
-                await Self.dispose(ordered, keys: context.table.keys, waitingAtMost: bound)
+                await Self.dispose(ordered, keys: context.configuration.table.keys, waitingAtMost: bound)
             }
         } else {
             // The common case, without the task-local's async form: its operation would run off
@@ -158,7 +158,7 @@ struct ContextClosing {
         finishClosing()
         if !later.isEmpty {
             let handOver = UncheckedSendable(later)
-            let keys = context.table.keys
+            let keys = context.configuration.table.keys
             Task { _ = await Self.dispose(handOver.value, keys: keys) }
         }
     }
@@ -174,8 +174,8 @@ struct ContextClosing {
     private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
         for singleton in made {
             switch singleton.disposal {
-            case .asynchronous: return Self.closeRequiresAwait(context.table.keys[singleton.index])
-            case .onMainActor: return .requiresAwait(key: context.table.keys[singleton.index], path: [ContextError.closeOffMainActor, context.table.keys[singleton.index]])
+            case .asynchronous: return Self.closeRequiresAwait(context.key(at: singleton.index))
+            case .onMainActor: return .requiresAwait(key: context.key(at: singleton.index), path: [ContextError.closeOffMainActor, context.key(at: singleton.index)])
             case .synchronous, .none: continue
             }
         }
@@ -195,7 +195,7 @@ struct ContextClosing {
                     try disposable.dispose()
                     return nil
                 } catch {
-                    return .init(key: context.table.keys[singleton.index], error: "\(error)")
+                    return .init(key: context.key(at: singleton.index), error: "\(error)")
                 }
             }
         }

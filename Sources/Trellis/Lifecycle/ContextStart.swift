@@ -14,7 +14,7 @@ struct ContextStart {
         guard !eager.isEmpty else { return }
         // Decided before anything is made: a synchronous start never leaves async work behind.
         if let index = eager.first(where: { context.records[$0].isAsync }) {
-            let key = context.table.keys[index]
+            let key = context.key(at: index)
             throw .requiresAwait(key: key, path: [key])
         }
         StartupWarmUp.once()
@@ -26,9 +26,9 @@ struct ContextStart {
             try Resolution.run(from: nil, session: Session(startup: collector)) { resolution, thread throws(ContextError) in
                 for index in eager where !context.isMade(index) {
                     let start = timeline.now
-                    collector.begin(context.table.keys[index], of: context)
+                    collector.begin(context.key(at: index), of: context)
                     _ = try SingletonSlot(context, index).made(resolution, thread)
-                    entries.append(StartupReport.Entry(key: context.table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
+                    entries.append(StartupReport.Entry(key: context.key(at: index), start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
                 }
             }
         } catch {
@@ -107,11 +107,11 @@ struct ContextStart {
         let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
         defer { resolution.release() }
         let start = timeline.now
-        collector.begin(context.table.keys[index], of: context)
+        collector.begin(context.key(at: index), of: context)
         do throws(ContextError) {
             _ = try await SingletonSlot(context, index).madeAsync(resolution)
             guard collector.madeEager else { return .success(nil) }
-            return .success(StartupReport.Entry(key: context.table.keys[index], start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
+            return .success(StartupReport.Entry(key: context.key(at: index), start: start, end: timeline.now, pulledIn: collector.takePulledIn()))
         } catch {
             return .failure(error)
         }

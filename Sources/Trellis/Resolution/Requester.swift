@@ -43,7 +43,7 @@ struct Requester {
         let session = resolution.session
         let isSafe = found.records[index].scope == .eagerSingleton && !session.isStarting(found)
         guard !isSafe else { return }
-        let key = found.table.keys[index]
+        let key = found.key(at: index)
         // A cycle that crosses from synchronous to async code is a cycle first.
         if resolution.isMaking(index, of: found) { throw Creation(of: index, in: found).prototypeCycle(resolution) }
         if session.restrictsAsync, let waited = SingletonSlot(found, index).cycle(to: resolution) {
@@ -51,6 +51,6 @@ struct Requester {
         }
         let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))
         if session.restrictsAsync { throw problem }
-        session.problems?.add(problem, foundIn: context.with { $0.table.keys[self.index] })
+        session.problems?.add(problem, foundIn: context.with { $0.key(at: self.index) })
     }
 }

@@ -22,7 +22,7 @@ final class Resolution: @unchecked Sendable {
         /// `ThreadState.injectInits` of the level below, restored when the frame is popped.
         let savedInjectInits: Int
 
-        var key: String { context.with { $0.table.keys[definition] } }
+        var key: String { context.with { $0.key(at: definition) } }
 
         func isDefinition(_ index: Int, of context: ApplicationContext) -> Bool {
             definition == index && self.context.refers(to: context)
