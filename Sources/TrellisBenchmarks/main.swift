@@ -9,7 +9,7 @@ import Darwin
 //     swift run -c release trellis-benchmarks [singleton alias parent parent3 optional prototype
 //         graph injection bootstrap10000 bootstrap100000 (or bootstrap) concurrent
 //         concurrent-distinct concurrent-requests child child-bytype child-eager request request-protocols
-//         request-disposable request-current bytype description10000 allocations
+//         request-disposable request-current backend bytype description10000 allocations
 //         asyncSingleton asyncStart
 //         injection-default screen] [soak]
 //
@@ -26,7 +26,7 @@ import Darwin
 
 let scenarios = [
     "singleton", "alias", "parent", "parent3", "optional", "prototype", "graph", "injection",
-    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "child-bytype", "child-eager", "request", "request-protocols", "request-async", "request-disposable", "request-current", "bytype",
+    "bootstrap10000", "bootstrap100000", "concurrent", "concurrent-distinct", "concurrent-requests", "child", "child-bytype", "child-eager", "request", "request-protocols", "request-async", "request-disposable", "request-current", "backend", "bytype",
     "description10000", "allocations", "asyncSingleton", "asyncStart", "injection-default", "screen",
 ]
 let groups = ["bootstrap": ["bootstrap10000", "bootstrap100000"]]
@@ -69,6 +69,7 @@ if wants("request-protocols") { protocolRequests(report) }
 if wants("request-async") { asyncRequests(report) }
 if wants("request-disposable") { disposableRequests(report) }
 if wants("request-current") { currentRequests(report) }
+if wants("backend") { backendRequests(report) }
 if wants("bytype") { byTypeLookup(report) }
 if wants("description10000") { descriptionOfLargeContext(report) }
 if wants("allocations") { allocations(report) }
@@ -107,6 +108,7 @@ report.ratio("request-async", "project/direct", ("request-async", "project"), ("
 report.ratio("request-async", "project/sync", ("request-async", "project"), ("request-async", "sync"))
 report.ratio("request-disposable", "project/request", ("request-disposable", "project"), ("request-disposable", "request"))
 report.ratio("request-current", "project/request", ("request-current", "project"), ("request-current", "request"))
+report.ratio("backend", "project/direct", ("backend", "project"), ("backend", "direct"))
 report.ratio("bytype", "project/direct", ("bytype", "project"), ("bytype", "direct"))
 report.ratio("asyncSingleton", "project/sync", ("asyncSingleton", "project"), ("asyncSingleton", "sync"))
 report.ratio("asyncSingleton", "project/async-call", ("asyncSingleton", "project"), ("asyncSingleton", "async-call"))

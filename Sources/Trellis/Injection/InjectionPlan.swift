@@ -28,8 +28,9 @@ final class InjectionPlan: @unchecked Sendable {
     let isAwareOnMainActorOnly: Bool
     /// Objects of the type are class instances (else values: structs are injected in place).
     let isClass: Bool
-    /// A class adopting neither `Disposable` nor `AsyncDisposable`, whatever the isolation: its
-    /// objects are not disposed (`Disposal`).
+    /// A type adopting neither `Disposable` nor `AsyncDisposable`, whatever the isolation, whose
+    /// values no cast can see through to another type: its objects and values are not disposed
+    /// (`Disposal`), and a close does not cast them.
     let isNeverDisposable: Bool
     /// For a class adopting `Disposable` with a conformance usable on any actor, and
     /// `AsyncDisposable` in no isolation: its objects as `any Disposable`, disposed synchronously
@@ -72,10 +73,14 @@ final class InjectionPlan: @unchecked Sendable {
         // actor; the plan is kept for the process, so it must not depend on who asked first.
         isAware = type is any InjectionAware.Type || IsolatedConformance.isolates(type, from: (any InjectionAware).self)
         isAwareOnMainActorOnly = isAware && IsolatedConformance.isIsolated(type, to: (any InjectionAware).self)
-        // A class that conforms to neither disposal protocol, with any isolation, is never
-        // disposed: a close asks the plan instead of casting each such object (casts of an `Any`
-        // to an existential cost a few thousand instructions, four per object closed).
-        isNeverDisposable = isClass && !(type is any Disposable.Type) && !(type is any AsyncDisposable.Type)
+        // A type that conforms to neither disposal protocol, with any isolation, is never
+        // disposed: a close asks the plan instead of casting each such object or value (casts of
+        // an `Any` to an existential cost a few thousand instructions, four per value closed; a
+        // request's struct cost its close 6,000). Except where a cast looks past the type itself
+        // (Docs/Lifecycle.md): an optional is cast through its wrapped value, an `AnyHashable`
+        // through its base, a type bridged to a class through that class.
+        let castSeesThrough = type is any OptionalProtocol.Type || type == AnyHashable.self || type is any _ObjectiveCBridgeable.Type
+        isNeverDisposable = !castSeesThrough && !(type is any Disposable.Type) && !(type is any AsyncDisposable.Type)
             && !IsolatedConformance.isolates(type, from: (any Disposable).self)
             && !IsolatedConformance.isolates(type, from: (any AsyncDisposable).self)
         // Isolation read from the conformance itself, so the answer does not depend on the actor

@@ -23,9 +23,10 @@ enum Disposal {
         }
     }
 
-    /// Whether a value of dynamic type `type` is a class instance adopting neither protocol, with
-    /// any isolation: known from its type's plan (kept for the process), without a cast. Values
-    /// (an optional declared type among them) answer `false` and are cast.
+    /// Whether a value of dynamic type `type` adopts neither protocol, with any isolation, and
+    /// no cast sees through it (an optional, an `AnyHashable`, a bridged type answer `false` and
+    /// are cast): known from its type's plan (kept for the process), without a cast. `type` is a
+    /// dynamic type, never a declared existential (whose plan would say "adopts nothing").
     static func isNever(type: Any.Type) -> Bool {
         InjectionPlan.unretained(of: type).with { $0.isNeverDisposable }
     }
