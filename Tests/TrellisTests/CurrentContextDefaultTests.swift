@@ -22,6 +22,12 @@ private final class DefaultScreen {
     @Inject var currency: String = "EUR"
 }
 
+/// Two required properties of one type, never injected.
+private final class TwoMailers {
+    @Inject var mailer: DefaultMailer
+    @Inject var backupMailer: DefaultMailer
+}
+
 private struct DefaultFactory: ObjectFactory {
     let tag: String
     var contextName: String { "Default\(tag)" }
@@ -66,10 +72,22 @@ private func mailerError(of screen: DefaultScreen) -> ContextError? {
             _ = DefaultScreen().mailer
         }
         let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("'mailer'"))
         #expect(stderr.contains("setDefault"))
         #expect(stderr.contains("withCurrent"))
         #expect(stderr.contains("inject(into:"))
         #expect(stderr.contains("CurrentContextDefaultTests.swift:"))
+    }
+
+    @Test func readingANeverInjectedPropertyStopsNamingThatPropertyAmongOthersOfItsType() async throws {
+        // The read learns its property's name from the owner's fields, without its key path
+        // (Docs/Injection.md, "How a property learns its name").
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TwoMailers().backupMailer
+        }
+        let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("'backupMailer'"))
+        #expect(!stderr.contains("'mailer'"))
     }
 
     @Test func withNoCurrentContextGetThrowsNeverInjectedNamingSetDefaultAndWithCurrent() async {

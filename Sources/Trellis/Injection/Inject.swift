@@ -122,13 +122,16 @@ public struct Inject<Value> {
             // Each case in this code, specialised for `Value`: in the library's unspecialised
             // code, taking the wrapper's storage apart fetches its metadata, a hash-table lookup
             // on every read.
+            //
+            // No path below hands the key paths on as objects: the compiler then reads the
+            // storage as a stored property, without making the key path (`PropertyNaming`).
             switch owner[keyPath: storageKeyPath].storage {
             case let .value(value): return value
             case let .lazy(lazy):
                 if let made = lazy.madeValue { return made }
-                return lazy.firstRead(naming: PropertyNaming(owner, storageKeyPath))
+                return firstRead(lazy, of: owner)
             case let .pending(fallback?): return fallback
-            case .pending: return owner[keyPath: storageKeyPath].unresolvedValue(naming: PropertyNaming(owner, storageKeyPath))
+            case .pending: return unresolvedValue(owner[keyPath: storageKeyPath].header, of: owner)
             }
         }
         set {
@@ -157,6 +160,33 @@ public struct Inject<Value> {
     ) -> InjectedProperty<Value> {
         let wrapper = owner[keyPath: storageKeyPath]
         return InjectedProperty(storage: wrapper.storage, header: wrapper.header, naming: PropertyNaming(owner, storageKeyPath))
+    }
+
+    /// The first read of `lazy`, the state of a property of `owner` looked up on first read; its
+    /// name, when needed, is the field whose wrapper holds `lazy`.
+    @inlinable @inline(never)
+    static func firstRead(_ lazy: LazyInjection<Value>, of owner: AnyObject) -> Value {
+        lazy.firstRead(naming: PropertyNaming(owner: owner, wrapper: Self.self) { wrapper in
+            if case let .lazy(held) = wrapper[as: Self.self].storage { return held === lazy }
+            return false
+        })
+    }
+
+    /// A read of a property of `owner` never injected, declared with `header`; its name, when
+    /// needed, is the field declared where it was (on one line with another of its type: none).
+    @inlinable @inline(never)
+    static func unresolvedValue(_ header: InjectHeader, of owner: AnyObject) -> Value {
+        let wrapper = Self(header: header, storage: .pending(fallback: nil))
+        return wrapper.unresolvedValue(naming: PropertyNaming(owner: owner, wrapper: Self.self) { other in
+            let declared = other[as: Self.self].header
+            return declared.line == header.line && declared.isPending && "\(declared.file)" == "\(header.file)"
+        })
+    }
+
+    @inlinable
+    init(header: InjectHeader, storage: Storage) {
+        self.header = header
+        self.storage = storage
     }
 
     @usableFromInline
