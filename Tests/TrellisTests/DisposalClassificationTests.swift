@@ -37,6 +37,9 @@ private struct WrappedValuesFactory: ObjectFactory {
         createSingleton("hashed") { [log] in AnyHashable(HashableToken(key: "hashed", log: log)) }
         createSingleton("choice") { [log] in DisposableChoice.only(log) }
         createSingleton("holder") { [log] in PlainHolder(probe: DisposableProbe("inHolder", log: log)) }
+        createSingleton("asDisposable") { [log] in HashableToken(key: "asDisposable", log: log) as any Disposable }
+        createSingleton("asAny") { [log] in HashableToken(key: "asAny", log: log) as Any }
+        createSingleton("asHashable") { [log] in HashableToken(key: "asHashable", log: log) as any Hashable & Sendable }
         createSingleton("number") { 42 }
         createSingleton("pair") { (1, "two") }
     }
@@ -57,6 +60,9 @@ struct DisposalClassificationTests {
             _ = try context.object("hashed", as: AnyHashable.self)
             _ = try context.object("choice", as: DisposableChoice.self)
             _ = try context.object("holder", as: PlainHolder.self)
+            _ = try context.object("asDisposable", as: (any Disposable).self)
+            _ = try context.object("asAny", as: Any.self)
+            _ = try context.object("asHashable", as: (any Hashable & Sendable).self)
             _ = try context.object("number", as: Int.self)
             _ = try context.object("pair", as: (Int, String).self)
             try context.close()
@@ -84,9 +90,19 @@ struct DisposalClassificationTests {
         }
     }
 
+    @Test func aValueDeclaredAsAnExistentialIsDisposedThroughWhatItHolds() throws {
+        // Its declared type (`any Disposable`, `Any`, `any Hashable & Sendable`) says nothing of
+        // the value it holds: the close casts the value.
+        for disposed in try disposedByTwoCloses() {
+            #expect(disposed.contains("asDisposable"))
+            #expect(disposed.contains("asAny"))
+            #expect(disposed.contains("asHashable"))
+        }
+    }
+
     @Test func valuesAdoptingNeitherProtocolAreNotDisposedNorLookedInto() throws {
         for disposed in try disposedByTwoCloses() {
-            #expect(disposed == ["choice", "hashed", "nestedOptional", "optionalProbe"])
+            #expect(disposed == ["asAny", "asDisposable", "asHashable", "choice", "hashed", "nestedOptional", "optionalProbe"])
         }
     }
 

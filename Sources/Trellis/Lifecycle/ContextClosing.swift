@@ -265,14 +265,22 @@ struct ContextClosing {
     }
 
     /// Whether definition `index` is a singleton this context made that may have to be disposed:
-    /// not a class instance whose type adopts neither disposal protocol. A class type's object
-    /// (held by its own reference) answers by its isa's plan, read where the object is published,
-    /// without copying it out of its state (a retain and a release per singleton); any other
-    /// value is left to `Disposal`. Called with the lock held: no user code runs (each class's
-    /// plan was looked up when its object was made).
+    /// not a class instance, struct or enum whose type adopts neither disposal protocol. A class
+    /// type's object (held by its own reference) answers by its isa's plan, read where the object
+    /// is published, without copying it out of its state (a retain and a release per singleton);
+    /// a struct or enum by its declared type's plan; a value of an existential type is left to
+    /// `Disposal`. Called with the lock held: no user code runs (each type's plan was looked up
+    /// when its object was made).
     private func mayDispose(_ index: Int) -> Bool {
         guard isMadeSingleton(index) else { return false }
-        guard context.records[index].isClassType, let published = context.records[index].published.load(ordering: .acquiring) else { return true }
+        guard context.records[index].isClassType else {
+            // A struct or an enum is of its declared type: answered by that type's plan, without
+            // copying the value out to ask for its dynamic type (a box for a large one). A value
+            // declared as an existential holds any type, and is classified by a cast.
+            let declared = context.records[index].objectType
+            return !Runtime.isStructOrEnum(declared) || !Disposal.isNever(type: declared)
+        }
+        guard let published = context.records[index].published.load(ordering: .acquiring) else { return true }
         return !Disposal.isNever(type: published.withObject { type(of: $0) })
     }
 

@@ -143,9 +143,22 @@ enum Runtime {
     }()
 
     /// Whether `type` is an existential (`any P`, `any P & Q`, `any Base & P`, `Any`): kind
-    /// `0x303` in the first word of its metadata.
+    /// `0x303`.
     static func isExistential(_ type: Any.Type) -> Bool {
-        unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self) == 0x303
+        metadataKind(of: type) == 0x303
+    }
+
+    /// Whether `type` is a struct or an enum (an optional included): kinds `0x200`–`0x202`. A value
+    /// of such a type has that type as its dynamic type, where the dynamic type of a value of an
+    /// existential type (`any P`, `Any`, `any Collection<Int>`) is whatever it holds.
+    static func isStructOrEnum(_ type: Any.Type) -> Bool {
+        (0x200...0x202).contains(metadataKind(of: type))
+    }
+
+    /// The first word of `type`'s metadata: its kind (`MetadataKind.def` in the Swift runtime), or
+    /// for a class its isa pointer, larger than any kind.
+    private static func metadataKind(of type: Any.Type) -> UInt {
+        unsafeBitCast(type, to: UnsafeRawPointer.self).load(as: UInt.self)
     }
 
     /// The Swift protocols of an existential type, empty for any other type.
