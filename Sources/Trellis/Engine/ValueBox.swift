@@ -66,6 +66,9 @@ final class ValueBox: ManagedBuffer<ValueBox.Header, UInt8> {
         if header.isReference, header.objectType is AnyObject.Type {
             return header.slot.withObject { type(of: $0) }
         }
+        // A struct or an enum is its own dynamic type: no copy into an `Any` (a box of its own
+        // for a value over three words) to ask. A value of an existential type is opened so.
+        if Runtime.isStructOrEnum(header.objectType) { return header.objectType }
         return type(of: anyValue)
     }
 
