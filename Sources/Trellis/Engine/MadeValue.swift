@@ -37,6 +37,12 @@ struct MadeValue {
         return MadeValue(storage: .object(object, declared: Object.self))
     }
 
+    /// The class instance made, for a definition of a class type; `nil` for a value in a box.
+    var classInstance: AnyObject? {
+        if case let .object(object, _) = storage { return object }
+        return nil
+    }
+
     /// What keeps the value alive: the object itself, or its box. Held by the definition's
     /// state; released after the lock (the object's `deinit` is user code).
     var owner: AnyObject {

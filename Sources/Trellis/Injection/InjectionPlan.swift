@@ -41,7 +41,7 @@ final class InjectionPlan: @unchecked Sendable {
     // Not `@Sendable`: it captures the class's metatype, which the compiler cannot prove
     // sendable for a class opened from an existential. Safe to call from any thread all the
     // same (see the class's comment): it captures nothing else, and reads nothing mutable.
-    let plainDisposer: ((Any) -> any Disposable)?
+    let plainDisposer: ((AnyObject) -> any Disposable)?
     /// The type (a class or struct) reported no stored fields at all: it has none, or reflection
     /// metadata is stripped.
     let reportsNoFields: Bool
@@ -100,7 +100,9 @@ final class InjectionPlan: @unchecked Sendable {
 
     /// `plainDisposer` for `Object`: an object of the class, cast to the class, is a `Disposable`
     /// by the conformance this function was given.
-    private static func disposer<Object: Disposable>(of _: Object.Type) -> (Any) -> any Disposable {
+    /// Takes the object as a reference: a cast from a reference to its class reads the isa, where
+    /// one from an `Any` is the runtime's general cast (about 230 instructions a close).
+    private static func disposer<Object: Disposable>(of _: Object.Type) -> (AnyObject) -> any Disposable {
         { object in object as! Object }
     }
 

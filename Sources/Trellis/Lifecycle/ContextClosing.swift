@@ -172,12 +172,12 @@ struct ContextClosing {
     /// `AsyncDisposable`, or disposable only on the main actor, which the caller is not on. The
     /// casts run without the lock, before anything is disposed.
     private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
-        for singleton in made {
-            switch singleton.disposal {
-            case .asynchronous: return Self.closeRequiresAwait(context.key(at: singleton.index))
-            case .onMainActor: return .requiresAwait(key: context.key(at: singleton.index), path: [ContextError.closeOffMainActor, context.key(at: singleton.index)])
-            case .synchronous, .none: continue
-            }
+        // By index, reading each disposal in place: a `for … in` copied every entry (its value
+        // and its disposal, retains and releases each) to read one tag.
+        for position in made.indices where made[position].disposal.mustBeAwaited {
+            let key = context.key(at: made[position].index)
+            if case .onMainActor = made[position].disposal { return .requiresAwait(key: key, path: [ContextError.closeOffMainActor, key]) }
+            return Self.closeRequiresAwait(key)
         }
         return nil
     }
@@ -189,15 +189,18 @@ struct ContextClosing {
         // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
         if ordered.isEmpty { return [] }
         return ClosingScope.closing(context) {
-            ordered.compactMap { singleton -> ContextError.DisposalFailure? in
-                guard case let .synchronous(disposable) = singleton.disposal else { return nil }
+            // By index, and an array of failures only when one fails: `compactMap` copied each
+            // entry and made an array for every close.
+            var failures: [ContextError.DisposalFailure] = []
+            for position in ordered.indices {
+                guard case let .synchronous(disposable) = ordered[position].disposal else { continue }
                 do {
                     try disposable.dispose()
-                    return nil
                 } catch {
-                    return .init(key: context.key(at: singleton.index), error: "\(error)")
+                    failures.append(.init(key: context.key(at: ordered[position].index), error: "\(error)"))
                 }
             }
+            return failures
         }
     }
 
@@ -247,7 +250,7 @@ struct ContextClosing {
         // Classified in place, by index: an entry copied out and appended to a new array cost a
         // copy of its value and its disposal (retains and releases) and an array per close.
         for position in made.indices {
-            made[position].disposal = Disposal(of: made[position].value.anyValue)
+            made[position].disposal = Disposal(of: made[position].value)
         }
         made.removeAll { if case .none = $0.disposal { true } else { false } }
         return made

@@ -31,13 +31,30 @@ enum Disposal {
         InjectionPlan.unretained(of: type).with { $0.isNeverDisposable }
     }
 
+    /// `init(of:)` for a made singleton: a class instance is classified through its reference,
+    /// without copying it into an `Any` to be cast back.
+    init(of made: MadeValue) {
+        guard let object = made.classInstance else {
+            self.init(of: made.anyValue)
+            return
+        }
+        let plan = InjectionPlan.unretained(of: type(of: object))
+        if plan.with({ $0.isNeverDisposable }) {
+            self = .none
+        } else if let disposer = plan.with({ $0.plainDisposer }) {
+            // The common disposable (a transaction, a connection): cast to its own class.
+            self = .synchronous(disposer(object))
+        } else {
+            self.init(of: object as Any)
+        }
+    }
+
     init(of value: Any) {
         let plan = InjectionPlan.unretained(of: type(of: value))
         if plan.with({ $0.isNeverDisposable }) {
             self = .none
         } else if let disposer = plan.with({ $0.plainDisposer }) {
-            // The common disposable (a transaction, a connection): cast to its own class.
-            self = .synchronous(disposer(value))
+            self = .synchronous(disposer(value as AnyObject))
         } else if let disposable = value as? any AsyncDisposable {
             self = .asynchronous(disposable)
         } else if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) {
