@@ -97,6 +97,26 @@ nonisolated struct AsyncMainActorScopesFactory: ObjectFactory {
     }
 }
 
+/// A value that is not isolated, whose conformance to `Disposable` is (this target's default): a
+/// close knows a struct from its declared type, and must still find this one disposable.
+nonisolated struct DraftLock {
+    let events: AppEvents
+}
+
+extension DraftLock: Disposable {
+    func dispose() {
+        MainActor.assertIsolated("a main-actor Disposable struct was disposed off the main actor")
+        events.record("draft lock released")
+    }
+}
+
+nonisolated struct DraftLockFactory: ObjectFactory {
+    let events: AppEvents
+    var definitions: Definitions {
+        createSingleton("lock") { [events] in DraftLock(events: events) }
+    }
+}
+
 nonisolated struct FailingEditorFactory: ObjectFactory {
     let events: AppEvents
     struct Broken: Error {}
@@ -154,6 +174,24 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         _ = try await context.object("undo", as: UndoHistory.self)
         try await context.close()
         #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func awaitedCloseOffTheMainActorDisposesAStructWhoseConformanceIsIsolated() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(DraftLockFactory(events: events))
+        _ = try await context.object("lock", as: DraftLock.self)
+        try await context.close()
+        #expect(events.all == ["draft lock released"])
+    }
+
+    @Test nonisolated func synchronousCloseOffTheMainActorRefusesAStructWhoseConformanceIsIsolated() async throws {
+        let events = AppEvents()
+        let context = try await ApplicationContext(DraftLockFactory(events: events))
+        _ = try await context.object("lock", as: DraftLock.self)
+        #expect(closeSynchronously(context) == .requiresAwait(key: "lock", path: ["close() off the main actor", "lock"]))
+        #expect(events.all.isEmpty)
+        try await context.close()
+        #expect(events.all == ["draft lock released"])
     }
 
     @Test nonisolated func failedAsyncStartDisposesAMainActorDisposableItMade() async throws {
