@@ -1,9 +1,14 @@
-/// Which of an owner's `@Inject` fields a read is of, for `PropertyNaming`: where its storage
-/// lies in the owner. Made only by a read that must name its property (a first read from the
-/// current context, a read of a property never injected).
+/// Which of an owner's `@Inject` fields a read is of, for `PropertyNaming`: the fields of the
+/// wrapper's type, and a test of each wrapper in place. Made only by a read that must name its
+/// property (a first read from the current context, a read of a property never injected).
 final class FieldMatch {
-    /// The offset of the property's storage in the owner.
-    let offset: Int
+    /// The wrapper's type, `Inject<Value>`.
+    let wrapper: ObjectIdentifier
+    /// Whether the wrapper at the slot (a field of the owner, of type `wrapper`) is the one read.
+    let isRead: (ValueSlot) -> Bool
 
-    init(offset: Int) { self.offset = offset }
+    init(wrapper: Any.Type, isRead: @escaping (ValueSlot) -> Bool) {
+        self.wrapper = ObjectIdentifier(wrapper)
+        self.isRead = isRead
+    }
 }

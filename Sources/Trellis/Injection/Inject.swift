@@ -124,16 +124,14 @@ public struct Inject<Value> {
             // on every read.
             //
             // No path below hands the key paths on as objects: the compiler then reads the
-            // storage as a stored property, without making the key path, and a read that must
-            // name its property passes the storage's offset (`PropertyNaming`).
+            // storage as a stored property, without making the key path (`PropertyNaming`).
             switch owner[keyPath: storageKeyPath].storage {
             case let .value(value): return value
             case let .lazy(lazy):
                 if let made = lazy.madeValue { return made }
-                return firstRead(lazy, of: owner, at: StorageOffset.of(storageKeyPath, in: owner))
+                return firstRead(lazy, of: owner)
             case let .pending(fallback?): return fallback
-            case .pending:
-                return unresolvedValue(owner[keyPath: storageKeyPath].header, of: owner, at: StorageOffset.of(storageKeyPath, in: owner))
+            case .pending: return unresolvedValue(owner[keyPath: storageKeyPath].header, of: owner)
             }
         }
         set {
@@ -164,18 +162,25 @@ public struct Inject<Value> {
         return InjectedProperty(storage: wrapper.storage, header: wrapper.header, naming: PropertyNaming(owner, storageKeyPath))
     }
 
-    /// The first read of `lazy`, the state of the property of `owner` whose storage lies `offset`
-    /// bytes into it.
+    /// The first read of `lazy`, the state of a property of `owner` looked up on first read; its
+    /// name, when needed, is the field whose wrapper holds `lazy`.
     @inlinable @inline(never)
-    static func firstRead(_ lazy: LazyInjection<Value>, of owner: AnyObject, at offset: Int) -> Value {
-        lazy.firstRead(naming: PropertyNaming(owner: owner, fieldAt: offset))
+    static func firstRead(_ lazy: LazyInjection<Value>, of owner: AnyObject) -> Value {
+        lazy.firstRead(naming: PropertyNaming(owner: owner, wrapper: Self.self) { wrapper in
+            if case let .lazy(held) = wrapper[as: Self.self].storage { return held === lazy }
+            return false
+        })
     }
 
-    /// A read of the property of `owner` whose storage lies `offset` bytes into it, never
-    /// injected, declared with `header`.
+    /// A read of a property of `owner` never injected, declared with `header`; its name, when
+    /// needed, is the field declared where it was (on one line with another of its type: none).
     @inlinable @inline(never)
-    static func unresolvedValue(_ header: InjectHeader, of owner: AnyObject, at offset: Int) -> Value {
-        Self(header: header, storage: .pending(fallback: nil)).unresolvedValue(naming: PropertyNaming(owner: owner, fieldAt: offset))
+    static func unresolvedValue(_ header: InjectHeader, of owner: AnyObject) -> Value {
+        let wrapper = Self(header: header, storage: .pending(fallback: nil))
+        return wrapper.unresolvedValue(naming: PropertyNaming(owner: owner, wrapper: Self.self) { other in
+            let declared = other[as: Self.self].header
+            return declared.line == header.line && declared.isPending && "\(declared.file)" == "\(header.file)"
+        })
     }
 
     @inlinable

@@ -1,16 +1,16 @@
 /// How the first read of a class instance's `@Inject` property learns the property's name, which
-/// the wrapper itself cannot know: the owner type's field at the offset where the property's
-/// storage lies (compared with the offsets of the owner type's injection plan).
+/// the wrapper itself cannot know: the owner's fields of the wrapper's type (from the owner type's
+/// injection plan), and which of them is the one read.
 ///
 /// Not the storage key path the compiler passes the wrapper (`\CheckoutScreen._mailer`): a read
 /// that can reach the key path as an object makes the compiler materialise it on every read
-/// (`swift_getKeyPath`, and the dynamic exclusivity check of an access through it: about 100
+/// (`swift_getKeyPath`, and the dynamic exclusivity check of an access through it: about 135
 /// instructions a read, where a read of an injected property is otherwise a field load). The
-/// offset is taken only on the read that needs it (`StorageOffset.of(_:in:)`). `$property`
-/// still passes its key path, which is read seldom.
+/// property's getter passes the key path only to `$property`, which is read seldom.
 @usableFromInline
 struct PropertyNaming: @unchecked Sendable {
-    // Safe: used only during the read that made it; the owner is only read for its type.
+    // Safe: used only during the read that made it; the owner is only read for its type and its
+    // fields, on the thread reading the property.
     let owner: AnyObject
     /// The storage key path (`$property` of a class instance), or the `FieldMatch` of a read.
     /// One reference either way: `$property.get()` carries this value, and a wider one cost it
@@ -28,11 +28,12 @@ struct PropertyNaming: @unchecked Sendable {
         source = storage
     }
 
-    /// The naming of the property of `owner` whose storage lies `offset` bytes into it.
+    /// The naming of the property read: the field of type `wrapper` of `owner` for which `isRead`
+    /// answers `true`, given the wrapper in place.
     @usableFromInline
-    init(owner: AnyObject, fieldAt offset: Int) {
+    init(owner: AnyObject, wrapper: Any.Type, isRead: @escaping (ValueSlot) -> Bool) {
         self.owner = owner
-        source = FieldMatch(offset: offset)
+        source = FieldMatch(wrapper: wrapper, isRead: isRead)
     }
 
     /// The property's name, or `nil` if reflection cannot tell.
@@ -44,7 +45,11 @@ struct PropertyNaming: @unchecked Sendable {
             return plan.fields.contains { $0.property == property } ? property : nil
         }
         guard let match = source as? FieldMatch else { return nil }
-        return plan.field(atOffset: match.offset)?.property
+        let matching = withExtendedLifetime(owner) {
+            let fields = ObjectFields(of: owner)
+            return plan.fields.filter { $0.wrapper == match.wrapper && match.isRead(fields.wrapper(at: $0.offset)) }
+        }
+        return matching.count == 1 ? matching[0].property : nil
     }
 
     /// The owner's type name, for messages.
