@@ -4,7 +4,7 @@
 ///
 /// Not the storage key path the compiler passes the wrapper (`\CheckoutScreen._mailer`): a read
 /// that can reach the key path as an object makes the compiler materialise it on every read
-/// (`swift_getKeyPath`, and the dynamic exclusivity check of an access through it: about 135
+/// (`swift_getKeyPath`, and the dynamic exclusivity check of an access through it: about 100
 /// instructions a read, where a read of an injected property is otherwise a field load). The
 /// property's getter passes the key path only to `$property`, which is read seldom.
 @usableFromInline
