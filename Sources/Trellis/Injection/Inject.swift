@@ -131,7 +131,7 @@ public struct Inject<Value> {
                 if let made = lazy.madeValue { return made }
                 return firstRead(lazy, of: owner)
             case let .pending(fallback?): return fallback
-            case .pending: return unresolvedValue(owner[keyPath: storageKeyPath].header, of: owner)
+            case .pending: return owner[keyPath: storageKeyPath].unresolvedValue(of: owner)
             }
         }
         set {
@@ -172,21 +172,15 @@ public struct Inject<Value> {
         })
     }
 
-    /// A read of a property of `owner` never injected, declared with `header`; its name, when
-    /// needed, is the field declared where it was (on one line with another of its type: none).
+    /// A read of this property of `owner`, never injected; its name, when needed, is the field
+    /// declared where this one was (on one line with another of its type: none).
     @inlinable @inline(never)
-    static func unresolvedValue(_ header: InjectHeader, of owner: AnyObject) -> Value {
-        let wrapper = Self(header: header, storage: .pending(fallback: nil))
-        return wrapper.unresolvedValue(naming: PropertyNaming(owner: owner, wrapper: Self.self) { other in
+    func unresolvedValue(of owner: AnyObject) -> Value {
+        let header = header
+        return unresolvedValue(naming: PropertyNaming(owner: owner, wrapper: Self.self) { other in
             let declared = other[as: Self.self].header
             return declared.line == header.line && declared.isPending && "\(declared.file)" == "\(header.file)"
         })
-    }
-
-    @inlinable
-    init(header: InjectHeader, storage: Storage) {
-        self.header = header
-        self.storage = storage
     }
 
     @usableFromInline

@@ -38,34 +38,31 @@ enum Disposal {
             self.init(of: made.anyValue)
             return
         }
-        let plan = InjectionPlan.unretained(of: type(of: object))
-        if plan.with({ $0.isNeverDisposable }) {
-            self = .none
-        } else if let disposer = plan.with({ $0.plainDisposer }) {
-            // The common disposable (a transaction, a connection): cast to its own class.
-            self = .synchronous(disposer(object))
-        } else {
-            self.init(of: object as Any)
-        }
+        self = Self.known(from: type(of: object), object) ?? Self.cast(object)
     }
 
     init(of value: Any) {
-        let plan = InjectionPlan.unretained(of: type(of: value))
-        if plan.with({ $0.isNeverDisposable }) {
-            self = .none
-        } else if let disposer = plan.with({ $0.plainDisposer }) {
-            self = .synchronous(disposer(value as AnyObject))
-        } else if let disposable = value as? any AsyncDisposable {
-            self = .asynchronous(disposable)
-        } else if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) {
-            self = .onMainActor
-        } else if let disposable = value as? any Disposable {
-            self = .synchronous(disposable)
-        } else if IsolatedConformance.isolates(value, from: (any Disposable).self) {
-            self = .onMainActor
-        } else {
-            self = .none
-        }
+        self = Self.known(from: type(of: value), value as AnyObject) ?? Self.cast(value)
+    }
+
+    /// What the plan of `type` (the value's dynamic type) says without a cast: never disposed,
+    /// or the common disposable (a transaction, a connection), cast to its own class by the
+    /// plan's disposer; `nil` when only a cast can tell.
+    @inline(__always)
+    private static func known(from type: Any.Type, _ object: @autoclosure () -> AnyObject) -> Disposal? {
+        let plan = InjectionPlan.unretained(of: type)
+        if plan.with({ $0.isNeverDisposable }) { return Disposal.none }
+        guard let disposer = plan.with({ $0.plainDisposer }) else { return nil }
+        return .synchronous(disposer(object()))
+    }
+
+    /// The classification by casts, with the isolated-conformance probes where a cast fails.
+    private static func cast(_ value: Any) -> Disposal {
+        if let disposable = value as? any AsyncDisposable { return .asynchronous(disposable) }
+        if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) { return .onMainActor }
+        if let disposable = value as? any Disposable { return .synchronous(disposable) }
+        if IsolatedConformance.isolates(value, from: (any Disposable).self) { return .onMainActor }
+        return .none
     }
 
     /// Awaits an async disposal. Not on the closing caller's actor: `dispose()` is a nonisolated
