@@ -257,6 +257,69 @@ private struct UnrelatedClassesFactory: ObjectFactory {
     #expect(made.value == 1)
 }
 
+/// A request's value, and the kinds of value a cast looks past.
+private struct Visit { let id: Int }
+private enum Mood { case calm }
+
+private struct ValueDeclaredFactory: ObjectFactory {
+    let made: InjCounter
+    var definitions: Definitions {
+        createSingleton("visit") { [made] in
+            made.increment()
+            return Visit(id: 1)
+        }
+        createSingleton("mood") { [made] in
+            made.increment()
+            return Mood.calm
+        }
+        createPrototype("visitCopy") { [made] in
+            made.increment()
+            return Visit(id: 2)
+        }
+        createSingleton("dog") { Dog("dog") }
+    }
+}
+
+@Test func lookupByClassSkipsDefinitionsDeclaringAStructOrEnumWithoutMakingThem() throws {
+    let made = InjCounter()
+    let context = try ApplicationContext(ValueDeclaredFactory(made: made))
+    #expect(try context.object(of: Dog.self) === (try context.object("dog", as: Dog.self)))
+    #expect(try context.objects(of: Cat.self).isEmpty)
+    #expect(made.value == 0)
+}
+
+@Test func asyncLookupByClassSkipsDefinitionsDeclaringAStructOrEnumWithoutMakingThem() async throws {
+    let made = InjCounter()
+    let context = try await ApplicationContext(ValueDeclaredFactory(made: made))
+    #expect(try await context.objects(of: Animal.self).count == 1)
+    #expect(made.value == 0)
+}
+
+@Test func lookupByProtocolStillMakesAStructSingletonToLook() throws {
+    let made = InjCounter()
+    let context = try ApplicationContext(ValueDeclaredFactory(made: made))
+    // Whether a value is a `Plugin` is left to the made value (as for any protocol).
+    #expect(try context.objects(of: (any Plugin).self).map(\.id) == ["dog"])
+    #expect(made.value == 3)
+}
+
+private struct LookedPastFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("maybeDog") { Dog("maybe") as Dog? }
+        createSingleton("hashedCat") { AnyHashable(HashableCat()) }
+        createSingleton("plainVisit") { Visit(id: 3) }
+    }
+}
+
+private struct HashableCat: Hashable {}
+
+@Test func lookupByClassStillFindsAnObjectInsideAValueACastLooksPast() throws {
+    let context = try ApplicationContext(LookedPastFactory())
+    // An optional's wrapped object is a `Dog` to a cast: declared `Dog?`, it is made and matched.
+    #expect(try context.object(of: Dog.self).id == "maybe")
+    #expect(try context.objects(of: Animal.self).map(\.id) == ["maybe"])
+}
+
 // MARK: A type probe is not the prototype's first object
 
 private final class ProbedTool {}

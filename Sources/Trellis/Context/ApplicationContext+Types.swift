@@ -2,8 +2,10 @@ extension ApplicationContext {
     /// The one object, in this context or its parents, whose definition makes a `T` (a protocol,
     /// a superclass, or the type itself).
     ///
-    /// Definitions declared to return a `T` (or a subclass) are matched without being made; made
-    /// singletons are checked as they are; the others are made once to look: lazy singletons as
+    /// Definitions declared to return a `T` (or a subclass) are matched without being made, and
+    /// when `T` is a class, those declared as an unrelated class, a struct or an enum are skipped
+    /// without being made (Docs/Injection.md lists the exceptions); made singletons are checked
+    /// as they are; the others are made once to look: lazy singletons as
     /// on first lookup, prototypes as one discarded instance per queried type, made by their
     /// closure only (never injected, so their `didInject` does not run; the answer is kept).
     /// A child's definition shadows a parent's with the same key.

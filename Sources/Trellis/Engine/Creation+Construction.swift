@@ -112,11 +112,16 @@ extension Creation {
     /// lookup by type need not make it to find out.
     func declaresNoKind<T>(of type: T.Type) -> Bool {
         func declaresNo<Object>(_: Object.Type, _: T.Type) -> Bool {
+            // Only a class is asked about: whether a value conforms to a protocol, or is
+            // `AnyObject`, is left to the made object (a subclass may conform; a cast boxes a
+            // value as `AnyObject`).
+            guard T.self is AnyClass, !(Object.self is T.Type) else { return false }
             // Two classes neither of which derives from the other share no subclass (single
-            // inheritance), so no object of `Object` or a subclass is a `T`. Protocols,
-            // `AnyObject` and value types are left to the made object: a subclass may conform, a
-            // value may be bridged or unwrapped by the cast.
-            Object.self is AnyClass && T.self is AnyClass && !(Object.self is T.Type) && !(T.self is Object.Type)
+            // inheritance), so no object of `Object` or a subclass is a `T`.
+            if Object.self is AnyClass { return !(T.self is Object.Type) }
+            // A struct or an enum is never a class instance, except where a cast looks past it:
+            // an optional's wrapped value, an `AnyHashable`'s base, a bridged value's class.
+            return Runtime.isStructOrEnum(Object.self) && !CastTransparency.looksPast(Object.self)
         }
         return unretainedContext.with { declaresNo($0.records[index].objectType, T.self) }
     }

@@ -79,8 +79,7 @@ final class InjectionPlan: @unchecked Sendable {
         // request's struct cost its close 6,000). Except where a cast looks past the type itself
         // (Docs/Lifecycle.md): an optional is cast through its wrapped value, an `AnyHashable`
         // through its base, a type bridged to a class through that class.
-        let castSeesThrough = type is any OptionalProtocol.Type || type == AnyHashable.self || type is any _ObjectiveCBridgeable.Type
-        isNeverDisposable = !castSeesThrough && !(type is any Disposable.Type) && !(type is any AsyncDisposable.Type)
+        isNeverDisposable = !CastTransparency.looksPast(type) && !(type is any Disposable.Type) && !(type is any AsyncDisposable.Type)
             && !IsolatedConformance.isolates(type, from: (any Disposable).self)
             && !IsolatedConformance.isolates(type, from: (any AsyncDisposable).self)
         // Isolation read from the conformance itself, so the answer does not depend on the actor

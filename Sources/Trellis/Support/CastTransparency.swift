@@ -1,0 +1,11 @@
+/// Which types a dynamic cast looks past: a value of such a type can be cast to a type it is not
+/// itself an instance of, so what it is cannot be told from its type alone.
+enum CastTransparency {
+    /// Whether a cast of a value of `type` may succeed through something it holds or bridges to:
+    /// an optional through its wrapped value, an `AnyHashable` through its base, a type bridged
+    /// to a class (`_ObjectiveCBridgeable`, `String` to `NSString` on Apple platforms) through
+    /// that class.
+    static func looksPast(_ type: Any.Type) -> Bool {
+        type is any OptionalProtocol.Type || type == AnyHashable.self || type is any _ObjectiveCBridgeable.Type
+    }
+}
