@@ -7,7 +7,7 @@ enum DisposalOrder {
         let index: Int
         let value: MadeValue
         let madeOrder: UInt64
-        /// How it is disposed: classified once per close (`ApplicationContext.disposables`), by
+        /// How it is disposed: classified once per close (`ContextClosing.disposables`), by
         /// a cast that must not run under the lock.
         var disposal = Disposal.none
     }
