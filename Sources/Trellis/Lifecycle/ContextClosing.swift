@@ -37,20 +37,23 @@ struct ContextClosing {
                 lock.unlock()
                 continue
             case .open:
-                if holdingPublications({ closeIfNothingToDisposeLocked() }) {
-                    lock.unlock()
-                    return
-                }
+                break
             }
-            let snapshot = madeSingletons()
+            // One look at the made singletons: nothing to dispose closes the context here.
+            var published = 0
+            let snapshot = holdingPublications { () -> [DisposalOrder.Made] in
+                let made = madeSingletons(counting: &published)
+                if made.isEmpty { enterClosedLocked() }
+                return made
+            }
             lock.unlock()
+            if snapshot.isEmpty { return }
             // The casts run without the lock; a singleton published meanwhile means looking again.
-            let snapshotCount = snapshot.count
             let disposables = Self.disposables(snapshot)
             if let refusal = synchronousCloseRefusal(for: disposables) { throw refusal }
             let began = lock.withLock { () -> Bool in
                 holdingPublications {
-                    guard context.phase == .open, madeCount() == snapshotCount else { return false }
+                    guard context.phase == .open, publishedCount() == published else { return false }
                     context.enter(.closing)
                     return true
                 }
@@ -111,18 +114,15 @@ struct ContextClosing {
             _ = await BoundedDisposal.wait(for: watch) { await bound.wait(nil) }
             return
         case .open:
-            let closed = holdingPublications { () -> Bool in
-                if closeIfNothingToDisposeLocked() { return true }
-                context.enter(.closingMayAwait)
-                return false
-            }
-            if closed {
-                lock.unlock()
-                return
-            }
+            break
         }
-        let made = madeSingletons()
+        let made = holdingPublications { () -> [DisposalOrder.Made] in
+            let made = madeSingletons()
+            if made.isEmpty { enterClosedLocked() } else { context.enter(.closingMayAwait) }
+            return made
+        }
         lock.unlock()
+        if made.isEmpty { return }
         let ordered = DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count)
         let failures: [ContextError.DisposalFailure]
         if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
@@ -262,9 +262,15 @@ struct ContextClosing {
     /// code runs (each class's plan was looked up when its object was made).
     private func closeIfNothingToDisposeLocked() -> Bool {
         for index in 0..<context.count where mayDispose(index) { return false }
+        enterClosedLocked()
+        return true
+    }
+
+    /// Closes the context, which has nothing to dispose, and wakes the closers waiting for it.
+    /// Called with the lock held.
+    private func enterClosedLocked() {
         context.enter(.closed)
         Coordinator.lock.broadcast()
-        return true
     }
 
     /// Whether definition `index` is a singleton this context made that may have to be disposed:
@@ -275,7 +281,12 @@ struct ContextClosing {
     /// `Disposal`. Called with the lock held: no user code runs (each type's plan was looked up
     /// when its object was made).
     private func mayDispose(_ index: Int) -> Bool {
-        guard isMadeSingleton(index) else { return false }
+        isMadeSingleton(index) && mayBeDisposable(index)
+    }
+
+    /// `mayDispose` for a singleton known to be made.
+    @inline(__always)
+    private func mayBeDisposable(_ index: Int) -> Bool {
         guard context.records[index].isClassType else {
             // A struct or an enum is of its declared type: answered by that type's plan, without
             // copying the value out to ask for its dynamic type (a box for a large one). A value
@@ -298,10 +309,11 @@ struct ContextClosing {
         return body()
     }
 
-    /// How many singletons this context has made (published) that may have to be disposed.
-    /// Called with the lock held.
-    private func madeCount() -> Int {
-        (0..<context.count).reduce(0) { $0 + (mayDispose($1) ? 1 : 0) }
+    /// How many singletons this context has published, which needs no type's plan: while the
+    /// context is open the count only grows, so a count equal to the one `madeSingletons`
+    /// gave means nothing was published since. Called with the lock held.
+    private func publishedCount() -> Int {
+        (0..<context.count).reduce(0) { $0 + (isMadeSingleton($1) ? 1 : 0) }
     }
 
     /// Whether definition `index` is a singleton this context has made (and keeps). Called with
@@ -313,17 +325,26 @@ struct ContextClosing {
 
     /// Every singleton this context made that may have to be disposed, with when it was made:
     /// one the plan of its class says is never disposed is left out here, under the lock, rather
-    /// than copied and classified (a retain and a release, and an entry, per singleton). Called
-    /// with the lock held.
-    private func madeSingletons() -> [DisposalOrder.Made] {
-        // Reserved at the first one: growing one by one costs a context made per request an
-        // allocation per doubling, and a context that made nothing allocates nothing.
+    /// than copied and classified (a retain and a release, and an entry, per singleton); and, in
+    /// `published`, how many singletons it has published in all (`publishedCount`). Called with
+    /// the lock held.
+    private func madeSingletons(counting published: inout Int) -> [DisposalOrder.Made] {
         var made: [DisposalOrder.Made] = []
-        for index in 0..<context.count where mayDispose(index) {
+        published = 0
+        for index in 0..<context.count where isMadeSingleton(index) {
+            published += 1
+            guard mayBeDisposable(index) else { continue }
+            // Reserved at the first one: a context that made nothing to dispose allocates nothing.
             if made.isEmpty { made.reserveCapacity(context.count - index) }
             made.append(DisposalOrder.Made(index: index, value: context.states[index].made!, madeOrder: context.states[index].madeOrder))
         }
         return made
+    }
+
+    /// `madeSingletons(counting:)` without the count.
+    private func madeSingletons() -> [DisposalOrder.Made] {
+        var published = 0
+        return madeSingletons(counting: &published)
     }
 
     private func finishClosing() {
