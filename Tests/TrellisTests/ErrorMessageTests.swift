@@ -400,6 +400,18 @@ private struct DocsPaymentsFactory: ObjectFactory {
             == "Invalid definition 'clock' in context 'AppFactory': its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`.")
     }
 
+    /// Docs/GettingStarted.md "Common mistakes": a closure whose last statement is an optional
+    /// chain ending in a call that returns nothing makes `()?`, which the compiler accepts silently.
+    @Test func optionalOfNothingDefinitionIsAnInvalidDefinitionSayingHowToReturnTheObject() {
+        #expect(message { _ = try ApplicationContext(DocsOptionalVoidFactory()) }
+            == "Invalid definition 'server' in context 'AppFactory': its closure returns an optional of nothing (`()?`), so it would make no object: a closure whose last statement is an optional chain ending in a call that returns nothing (`starter?.start()`) returns `()?`. Return the object, e.g. `createSingleton(\"server\") { starter?.start(); return Server() }`.")
+        let invalid = ApplicationContext.validate(DocsOptionalVoidFactory()).problems.compactMap { problem -> String? in
+            guard case let .invalidDefinition(key, _, _) = problem else { return nil }
+            return key
+        }
+        #expect(invalid == ["server", "doubly"])
+    }
+
     /// Docs/Testing.md, "Validate the factory": `validate` reports a `Void` definition too, as `invalidDefinition`.
     @Test func voidDefinitionIsReportedByValidate() {
         let problems = ApplicationContext.validate(DocsVoidFactory()).problems
@@ -434,6 +446,19 @@ private struct DocsPaymentsFactory: ObjectFactory {
 }
 
 final class DocsSummary {}
+
+private final class DocsStarter: Sendable {
+    func start() {}
+}
+
+private struct DocsOptionalVoidFactory: ObjectFactory {
+    let starter: DocsStarter? = DocsStarter()
+    var contextName: String { "AppFactory" }
+    var definitions: Definitions {
+        createSingleton("server") { [starter] in starter?.start() }
+        createPrototype("doubly") { () -> ()?? in nil }
+    }
+}
 
 private struct DocsVoidFactory: ObjectFactory {
     var contextName: String { "AppFactory" }

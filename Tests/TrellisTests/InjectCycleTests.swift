@@ -213,3 +213,80 @@ private struct RaceFactory: ObjectFactory {
         #expect(b.a === a, "round \(round)")
     }
 }
+
+// MARK: - A property cycle first asked by tasks (awaited lookups) at once
+
+@Test func propertyCycleFirstAskedByTwoTasksAtOnceCompletesConsistently() async throws {
+    for round in 1...20 {
+        let context = try Sync.start(RaceFactory(started: InjCounter()))
+        // The first task makes one and, injecting it, waits for the other, which the second task
+        // makes and injects with an early reference to the first: the waiting task must take the
+        // second early too, rather than wait for a publication that waits for its own injection.
+        let failures = await finishesInTime { () -> Int in
+            async let first = thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("a", as: AnyObject.self) }
+            async let second = thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("b", as: AnyObject.self) }
+            return [await first, await second].compactMap { $0 }.count
+        }
+        try #require(failures != nil, "round \(round): the two awaited lookups did not return: deadlock")
+        #expect(failures == 0, "round \(round)")
+        let a = try Sync.object(context, "a", as: RaceA.self)
+        let b = try Sync.object(context, "b", as: RaceB.self)
+        #expect(a.b === b, "round \(round)")
+        #expect(b.a === a, "round \(round)")
+    }
+}
+
+@Test func propertyCycleFirstAskedByAThreadAndATaskAtOnceCompletesConsistently() async throws {
+    for round in 1...20 {
+        let context = try Sync.start(RaceFactory(started: InjCounter()))
+        let failures = InjCounter()
+        let thread = ConcurrencyThreads.start(1) { _ in
+            do { _ = try context.object("a", as: AnyObject.self) } catch { failures.increment() }
+        }
+        let task = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("b", as: AnyObject.self) } }
+        try #require(await opensInTime(thread), "round \(round): the blocking lookup did not return: deadlock")
+        try #require(task != nil, "round \(round): the awaited lookup did not return: deadlock")
+        #expect(task! == nil, "round \(round)")
+        #expect(failures.value == 0, "round \(round)")
+        let a = try Sync.object(context, "a", as: RaceA.self)
+        let b = try Sync.object(context, "b", as: RaceB.self)
+        #expect(a.b === b, "round \(round)")
+        #expect(b.a === a, "round \(round)")
+    }
+}
+
+private final class AsyncEagerCycleA: @unchecked Sendable {
+    // Unchecked: set once by the context's injection, before the start returns, then only read.
+    @Inject var b: AsyncEagerCycleB
+}
+
+private final class AsyncEagerCycleB: @unchecked Sendable {
+    // Unchecked: as `AsyncEagerCycleA`.
+    @Inject var a: AsyncEagerCycleA
+}
+
+private struct AsyncEagerCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("a") { () async -> AsyncEagerCycleA in
+            await Task.yield()
+            return AsyncEagerCycleA()
+        }
+        createEagerSingleton("b") { () async -> AsyncEagerCycleB in
+            await Task.yield()
+            return AsyncEagerCycleB()
+        }
+    }
+}
+
+@Test func asyncStartOfEagerSingletonsInAPropertyCycleFinishesWiredToEachOther() async throws {
+    for round in 1...20 {
+        // The start makes both concurrently: each injection asks for the other.
+        let started = await finishesInTime { () -> ApplicationContext? in try? await ApplicationContext(AsyncEagerCycleFactory()) }
+        let finished = try #require(started, "round \(round): the start did not return: deadlock")
+        let context = try #require(finished, "round \(round): the start failed")
+        let a = try await context.object("a", as: AsyncEagerCycleA.self)
+        let b = try await context.object("b", as: AsyncEagerCycleB.self)
+        #expect(a.b === b, "round \(round)")
+        #expect(b.a === a, "round \(round)")
+    }
+}

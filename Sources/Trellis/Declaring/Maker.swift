@@ -46,12 +46,19 @@ struct Maker: Sendable {
         self.erased = erased
     }
 
-    /// Why the definition can never make a usable object (a closure returning `Void`), if so.
+    /// Why the definition can never make a usable object (a closure returning `Void`, or an
+    /// optional of it), if so.
     var invalidity: String? {
         // A closure returning nothing defines an object of type `()`: the compiler only warns
         // (see the deprecated `Void` overloads in ObjectFactory.swift), the configurator rejects it.
-        objectType == Void.self
-            ? "its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`."
-            : nil
+        if objectType == Void.self {
+            return "its closure returns nothing, so it would make `()`: a closure whose last statement is a `print`, or an `if` without `else`, returns nothing. Return the object, e.g. `createSingleton(\"clock\") { print(\"making the clock\"); return SystemClock() }`."
+        }
+        // One whose last statement is an optional chain ending in such a call (`starter?.start()`)
+        // returns `()?`, which the compiler does not even warn about: nothing either way.
+        var wrapped = objectType
+        while let optional = wrapped as? any OptionalProtocol.Type { wrapped = optional.wrappedType }
+        guard wrapped == Void.self else { return nil }
+        return "its closure returns an optional of nothing (`()?`), so it would make no object: a closure whose last statement is an optional chain ending in a call that returns nothing (`starter?.start()`) returns `()?`. Return the object, e.g. `createSingleton(\"server\") { starter?.start(); return Server() }`."
     }
 }

@@ -224,7 +224,15 @@ extension SingletonSlot {
             mine = states[index].made
             states[index].phase = .deferred(group: group, shareable: shareable)
             group.pending.append(.init(context: context, index: index, sequence: Coordinator.nextSequence()))
-            if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }
+            if group.injectors.isEmpty {
+                group.publishAll(&garbage, &woken, late: &late)
+            } else {
+                // Tasks waiting for a singleton of the group claim again, as the blocked threads
+                // the broadcast below wakes do: one whose own group was merged into this one
+                // (it is part of a property cycle) takes the object early now, and without this
+                // it would wait for a publication that waits for its own injection.
+                for pending in group.pending { woken += pending.slot.wakeWaiters() }
+            }
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
