@@ -56,6 +56,7 @@ struct Maker: Sendable {
         }
         // One whose last statement is an optional chain ending in such a call (`starter?.start()`)
         // returns `()?`, which the compiler does not even warn about: nothing either way.
+        guard Runtime.isOptional(objectType) else { return nil }
         var wrapped = objectType
         while let optional = wrapped as? any OptionalProtocol.Type { wrapped = optional.wrappedType }
         guard wrapped == Void.self else { return nil }

@@ -155,6 +155,12 @@ enum Runtime {
         (0x200...0x202).contains(metadataKind(of: type))
     }
 
+    /// Whether `type` is an `Optional`: kind `0x202`. Cheap where a cast of the metatype to a
+    /// protocol asks the runtime's conformance cache (a configuration checks every definition).
+    static func isOptional(_ type: Any.Type) -> Bool {
+        metadataKind(of: type) == 0x202
+    }
+
     /// The first word of `type`'s metadata: its kind (`MetadataKind.def` in the Swift runtime), or
     /// for a class its isa pointer, larger than any kind.
     private static func metadataKind(of type: Any.Type) -> UInt {
