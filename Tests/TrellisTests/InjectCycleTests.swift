@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private final class NodeA: InjectionAware {
     @Inject var b: NodeB
@@ -199,7 +200,7 @@ private struct RaceFactory: ObjectFactory {
         // Two threads of their own, watched by the hang guard: a deadlock fails the test, a
         // slow machine only makes it slower (no wall-clock limit).
         let done = ConcurrencyThreads.start(2) { index in
-            do {
+            do throws(ContextError) {
                 _ = try context.object(index == 0 ? "a" : "b", as: AnyObject.self)
             } catch {
                 failures.increment()
@@ -288,5 +289,216 @@ private struct AsyncEagerCycleFactory: ObjectFactory {
         let b = try await context.object("b", as: AsyncEagerCycleB.self)
         #expect(a.b === b, "round \(round)")
         #expect(b.a === a, "round \(round)")
+    }
+}
+
+// MARK: - What a lookup hands out when another lookup's injection takes part
+
+private final class HolderS: @unchecked Sendable {
+    // Unchecked: made once by the context, then only read.
+    let u: HolderU
+    init(_ u: HolderU) { self.u = u }
+}
+
+private final class HolderU: @unchecked Sendable {
+    // Unchecked: set once by the context's injection, then only read.
+    @Inject var s: HolderS
+}
+
+/// `s`'s closure looks `u` up; `u`'s property is `s`: a cycle through a closure on one side.
+private struct ClosureAndPropertyRaceFactory: ObjectFactory {
+    let started: InjCounter
+    var definitions: Definitions {
+        createSingleton("s") { [started] (r: Resolver) throws -> HolderS in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return HolderS(try r.object("u"))
+        }
+        createSingleton("u") { [started] () -> HolderU in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return HolderU()
+        }
+    }
+}
+
+@Test func aLookupNeverHandsOutAnObjectWhosePropertiesAnotherLookupIsStillInjecting() async throws {
+    for round in 1...20 {
+        let context = try Sync.start(ClosureAndPropertyRaceFactory(started: InjCounter()))
+        let handedOut = Guarded<[HolderS]>([])
+        let unexpected = Guarded<[ContextError]>([])
+        let done = ConcurrencyThreads.start(2) { index in
+            do throws(ContextError) {
+                // Read at once: a property not injected yet would read as never injected.
+                let s = index == 0 ? try context.object("s", as: HolderS.self) : try context.object("u", as: HolderU.self).s
+                _ = try s.u.$s.get()
+                handedOut.withLock { $0.append(s) }
+            } catch {
+                // Asked first on one path, the closure's side is a cycle (Docs/Injection.md).
+                if case .circularDependency = error { return }
+                unexpected.withLock { $0.append(error) }
+            }
+        }
+        try #require(await opensInTime(done), "round \(round): deadlock")
+        #expect(unexpected.value.isEmpty, "round \(round): \(unexpected.value)")
+        for s in handedOut.value { #expect(s.u.s === s, "round \(round)") }
+    }
+}
+
+private final class FailingA: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var b: FailingB
+}
+
+private final class FailingB: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var a: FailingA
+    @Inject var missing: FailingA
+}
+
+private struct FailingCycleRaceFactory: ObjectFactory {
+    let started: InjCounter
+    var definitions: Definitions {
+        createSingleton("a") { [started] () -> FailingA in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return FailingA()
+        }
+        createSingleton("b") { [started] () -> FailingB in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return FailingB()
+        }
+    }
+}
+
+@Test func aPropertyCycleWhoseInjectionFailsOnAnotherThreadFailsBothLookups() async throws {
+    for round in 1...20 {
+        let context = try Sync.start(FailingCycleRaceFactory(started: InjCounter()))
+        let errors = Guarded<[ContextError?]>([nil, nil])
+        let done = ConcurrencyThreads.start(2) { index in
+            do throws(ContextError) {
+                _ = try context.object(index == 0 ? "a" : "b", as: AnyObject.self)
+            } catch {
+                errors.withLock { $0[index] = error }
+            }
+        }
+        try #require(await opensInTime(done), "round \(round): deadlock")
+        // `a` holds `b`, whose `missing` nobody defines: neither can be handed out.
+        for (index, error) in errors.value.enumerated() {
+            guard case let .unresolvedInjection(_, property, _)? = error else {
+                Issue.record("round \(round), lookup \(index): expected unresolvedInjection, got \(String(describing: error))")
+                continue
+            }
+            #expect(property == "missing", "round \(round)")
+        }
+    }
+}
+
+@MainActor private final class CycleScreen {
+    @Inject var service: CycleService
+    nonisolated init() {}
+}
+
+private final class CycleService: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var screen: CycleScreen
+}
+
+private struct MainActorCycleRaceFactory: ObjectFactory {
+    let started: InjCounter
+    var definitions: Definitions {
+        createMainActorSingleton("screen") { [started] () -> CycleScreen in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return CycleScreen()
+        }
+        createSingleton("service") { [started] () -> CycleService in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return CycleService()
+        }
+    }
+}
+
+@Test func aMainActorSingletonAndAnotherInAPropertyCycleAskedByTwoTasksAreWiredToEachOther() async throws {
+    for round in 1...20 {
+        let context = try await ApplicationContext(MainActorCycleRaceFactory(started: InjCounter()))
+        let failures = await finishesInTime { () -> [ContextError] in
+            async let service = thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("service", as: CycleService.self) }
+            async let screen = thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("screen", as: CycleScreen.self) }
+            return [await service, await screen].compactMap { $0 }
+        }
+        let errors = try #require(failures, "round \(round): deadlock")
+        #expect(errors.isEmpty, "round \(round): \(errors)")
+        let service = try await context.object("service", as: CycleService.self)
+        let screen = try await context.object("screen", as: CycleScreen.self)
+        #expect(service.screen === screen, "round \(round)")
+        #expect(await MainActor.run { screen.service } === service, "round \(round)")
+    }
+}
+
+@MainActor private final class GatedScreen {
+    @Inject var service: GatedService
+    nonisolated init() {}
+}
+
+private final class GatedService: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var opening: GatedGate
+    @Inject var screen: GatedScreen
+    @Inject var gate: GatedGate
+}
+
+private final class GatedGate: Sendable {}
+
+/// `service`'s injection first waits (suspending) for `opening`, which another task makes; then
+/// makes `screen` on the main actor; then holds its group open in `gate` until the screen's own
+/// lookup has begun.
+private struct GatedCycleFactory: ObjectFactory {
+    let openingStarted: InjCounter
+    let screenMade: InjCounter
+    let screenAsked: InjCounter
+    var definitions: Definitions {
+        createMainActorSingleton("screen") { [screenMade] () -> GatedScreen in
+            screenMade.increment()
+            return GatedScreen()
+        }
+        createSingleton("service") { GatedService() }
+        // Bounded spins, no waiting on time: give the other lookups the chance to get where
+        // the test needs them.
+        createSingleton("opening") { [openingStarted] () -> GatedGate in
+            openingStarted.increment()
+            for _ in 0..<2_000_000 {}
+            return GatedGate()
+        }
+        createSingleton("gate") { [screenAsked] () -> GatedGate in
+            for _ in 0..<20_000_000 where screenAsked.value == 0 {}
+            for _ in 0..<2_000_000 {}
+            return GatedGate()
+        }
+    }
+}
+
+@Test func anAwaitedLookupOfAMainActorSingletonWaitsOffTheMainActorForAnotherLookupsGroup() async throws {
+    for round in 1...10 {
+        let openingStarted = InjCounter(), screenMade = InjCounter(), screenAsked = InjCounter()
+        let context = try await ApplicationContext(GatedCycleFactory(openingStarted: openingStarted, screenMade: screenMade, screenAsked: screenAsked))
+        let failures = await finishesInTime { () -> [ContextError] in
+            async let opening = thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("opening", as: GatedGate.self) }
+            for _ in 0..<1_000_000 where openingStarted.value == 0 { await Task.yield() }
+            // Its lookup suspends waiting for `opening`: a blocking wait for its group is refused.
+            async let service = thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("service", as: GatedService.self) }
+            for _ in 0..<1_000_000 where screenMade.value == 0 { await Task.yield() }
+            screenAsked.increment()
+            let screen = await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("screen", as: GatedScreen.self) }
+            return [await opening, await service, screen].compactMap { $0 }
+        }
+        let errors = try #require(failures, "round \(round): deadlock")
+        #expect(errors.isEmpty, "round \(round): \(errors)")
+        let service = try await context.object("service", as: GatedService.self)
+        let screen = try await context.object("screen", as: GatedScreen.self)
+        #expect(service.screen === screen, "round \(round)")
+        #expect(await MainActor.run { screen.service } === service, "round \(round)")
     }
 }

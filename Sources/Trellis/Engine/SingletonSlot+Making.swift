@@ -14,11 +14,30 @@ extension SingletonSlot {
     /// A singleton nobody else is making is claimed without the lock, and published without it
     /// when its object has nothing to inject and nobody asked for it meanwhile (`SlotOwner`).
     func made(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
-        let word = claimWithoutLock(resolution)
+        var word = claimWithoutLock(resolution)
         if word == nil, let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
-        return try unretainedContext.with { context throws(ContextError) -> MadeValue in
-            try create(in: context, resolution, thread, ownedAs: word)
+        while true {
+            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+                try create(in: context, resolution, thread, ownedAs: word)
+            }
+            guard waitsForItsGroup(resolution) else { return made }
+            if let published = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true, untilPublished: true) }) { return published }
+            // Dropped with its group (another lookup's injection failed) and claimed again.
+            word = nil
         }
+    }
+
+    /// Whether the lookup `resolution` runs, which made the singleton and is about to hand it to
+    /// its caller, must first wait for it to be published: it is not yet, because its group —
+    /// merged with another lookup's by a property cycle across them — waits for that lookup's
+    /// injections, and until then the singleton may hold an object whose properties are not all
+    /// filled. Only a lookup called from user code (not the continuation of a closure's work,
+    /// nor a lookup inside a making, whose outer lookup waits); never for a weak singleton,
+    /// which is kept rather than published.
+    @inline(__always)
+    func waitsForItsGroup(_ resolution: Resolution) -> Bool {
+        records[index].published.load(ordering: .acquiring) == nil && resolution.depth == 0
+            && resolution.isCalledFromUserCode && records[index].scope != .weak
     }
 
     /// Makes, injects and publishes the singleton, which `resolution` has claimed.
@@ -61,17 +80,24 @@ extension SingletonSlot {
         // Claimed without the lock as a synchronous lookup claims it: an async definition is
         // not (its closure suspends while it owns the slot), so an owner without the lock never
         // suspends before it publishes or begins injecting, whichever way it waits.
-        let word = claimWithoutLock(resolution)
+        var word = claimWithoutLock(resolution)
         if word == nil, let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
-        let outcome: WithoutWaiting
-        if records[index].isAsync {
-            outcome = try await createAwaitingClosure(in: context, resolution, ownedAs: word)
-        } else {
-            outcome = try createWithoutWaiting(resolution, ownedAs: word)
-        }
-        switch outcome {
-        case let .made(made): return made
-        case let .injecting(pending): return try await pending.finish(resolution)
+        while true {
+            let outcome: WithoutWaiting
+            if records[index].isAsync {
+                outcome = try await createAwaitingClosure(in: context, resolution, ownedAs: word)
+            } else {
+                outcome = try createWithoutWaiting(resolution, ownedAs: word)
+            }
+            let made: MadeValue
+            switch outcome {
+            case let .made(value): made = value
+            case let .injecting(pending): made = try await pending.finish(resolution)
+            }
+            guard waitsForItsGroup(resolution) else { return made }
+            if let published = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false, untilPublished: true) }) { return published }
+            // Dropped with its group and claimed again, as in `made`.
+            word = nil
         }
     }
 
@@ -157,6 +183,33 @@ extension SingletonSlot {
         return try createWithoutWaiting(resolution, ownedAs: word)
     }
 
+    /// Whether `error` is this lookup's own claim of the singleton refusing to block (on the
+    /// main actor) for another owner's work that may suspend: a synchronous definition is never
+    /// `requiresAwait` for itself otherwise.
+    private func isRefusedWait(_ error: ContextError) -> Bool {
+        guard case let .requiresAwait(key, _) = error else { return false }
+        return key == self.key && !records[index].isAsync
+    }
+
+    /// A claim that never claims, for a lookup that must claim somewhere else (on the main
+    /// actor): the made singleton, `nil` once nobody makes it, or the answer of `claim` while
+    /// someone does (wait, an early reference in a property cycle, or an error). Called with the
+    /// lock held.
+    private func claimOnceFree(_ resolution: Resolution) -> SlotClaim<MadeValue?> {
+        settleLocked()
+        if records[index].published.load(ordering: .acquiring) == nil, states[index].phase.isIdle { return .made(nil) }
+        switch claim(resolution, waitsSynchronously: false) {
+        case let .made(made): return .made(made)
+        case .wait: return .wait
+        case let .failed(error): return .failed(error)
+        case .claimed:
+            // Not reached: the phase is not idle, and `claim` claims only an idle slot. Given back
+            // if it were, for the hop to claim.
+            becomeIdleLocked()
+            return .made(nil)
+        }
+    }
+
     /// A main-actor singleton for an async lookup: the lookup hops to the main actor first and
     /// claims, makes, injects and publishes there, synchronously. Claiming before the hop would
     /// leave the definition owned by a lookup queued behind whatever runs on the main actor, and
@@ -179,7 +232,16 @@ extension SingletonSlot {
                     try SingletonSlot(context, index).made(resolution, thread)
                 })
             }
-            return try await onMainActor().value
+            while true {
+                do {
+                    return try await onMainActor().value
+                } catch let error as ContextError where isRefusedWait(error) {
+                    // Another lookup owns it and may suspend (it is being injected, say, with a
+                    // group waiting for a task): the main actor must not block for that, but this
+                    // lookup can wait — off the main actor, suspending — and hop again.
+                    if let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claimOnceFree(resolution) }), let made { return made }
+                }
+            }
         } catch let error as ContextError {
             throw error
         } catch {

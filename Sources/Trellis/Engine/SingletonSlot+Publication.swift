@@ -300,7 +300,7 @@ extension SingletonSlot {
     /// claim without the lock. The one way back to `idle`, so that the two never disagree.
     /// Called with the lock held.
     @inline(__always)
-    private func becomeIdleLocked() {
+    func becomeIdleLocked() {
         states[index].phase = .idle
         records[index].owner.store(SlotOwner.free, ordering: .releasing)
     }

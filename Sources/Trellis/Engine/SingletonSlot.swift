@@ -47,12 +47,19 @@ struct SingletonSlot: Sendable {
 
     /// What a lookup in `resolution` does about the singleton now: the first step of the
     /// creation state machine. Called with the lock held.
-    func claim(_ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
+    ///
+    /// `untilPublished`: the lookup made the singleton and waits for its group to publish it
+    /// (`SingletonSlot.waitsForItsGroup`); it takes the object before then only where waiting
+    /// would close a cycle, or would block a caller that must not block.
+    func claim(_ resolution: Resolution, waitsSynchronously: Bool, untilPublished: Bool = false) -> SlotClaim<MadeValue> {
         settleLocked()
         if records[index].published.load(ordering: .acquiring) != nil { return .made(states[index].made!) }
         if records[index].scope == .weak, let made = liveWeakSingleton() { return .made(made) }
         if isClosed { return .failed(unretainedContext.with { $0.closedError(looking: key) }) }
         let phase = states[index].phase
+        if untilPublished, case let .deferred(group, _) = phase, group.root === resolution.group.root {
+            return Coordinator.cycle(through: phase, to: resolution) == nil && mayWait(for: phase, waitsSynchronously) ? .wait : .made(states[index].made!)
+        }
         switch phase {
         case .idle:
             if waitsSynchronously && records[index].isAsync { return .failed(requiresAwait(resolution)) }
@@ -68,7 +75,7 @@ struct SingletonSlot: Sendable {
             Coordinator.stampEarlyReference(group.root)
             return .made(states[index].made!)
         case .making, .injecting, .deferred:
-            if let waited = Coordinator.cycle(through: phase, to: resolution) {
+            if let waited = Coordinator.cycle(through: phase, to: resolution) ?? waitForMainActorHop(phase, waitsSynchronously) {
                 let cyclePath = resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [key] + waited
                 let ownerGroup: PublicationGroup
                 let shareable: Bool
@@ -88,16 +95,31 @@ struct SingletonSlot: Sendable {
                 Coordinator.stampEarlyReference(ownerGroup)
                 return .made(states[index].made!)
             }
-            if waitsSynchronously {
-                // A synchronous caller never waits for async work: not for an async definition,
-                // and, from inside a task, not for one whose making may suspend.
-                if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return .failed(requiresAwait(resolution)) }
-                if phase.blockers.contains(where: { $0.resolution.awaitsMainActor }), MainActorCall.isOnMainActor {
-                    return .failed(requiresAwait(resolution))
-                }
-            }
-            return .wait
+            return mayWait(for: phase, waitsSynchronously) ? .wait : .failed(requiresAwait(resolution))
         }
+    }
+
+    /// A synchronous lookup on the main actor meeting a singleton whose injector waits to hop
+    /// onto the main actor (a main-actor singleton it needs): waiting would hold the main actor
+    /// from the very lookup that must run there, a cycle through the hop that the wait-for graph
+    /// does not record. For a singleton being injected this is a property cycle (the main-actor
+    /// singleton's property and this one's), answered as one: the object early (`[]`: no key
+    /// waited on in between). `nil` otherwise, where `mayWait` refuses the wait instead.
+    /// Called with the lock held.
+    private func waitForMainActorHop(_ phase: CreationPhase, _ waitsSynchronously: Bool) -> [String]? {
+        guard waitsSynchronously, case .injecting(_, _, true) = phase,
+              phase.blockers.contains(where: { $0.resolution.awaitsMainActor }), MainActorCall.isOnMainActor else { return nil }
+        return []
+    }
+
+    /// Whether a lookup may wait for the end of `phase`: an awaited one may; a synchronous
+    /// caller never waits for async work — not for an async definition, and, from inside a
+    /// task, not for one whose making may suspend — nor, on the main actor, for a lookup
+    /// waiting to hop there. Called with the lock held.
+    private func mayWait(for phase: CreationPhase, _ waitsSynchronously: Bool) -> Bool {
+        guard waitsSynchronously else { return true }
+        if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return false }
+        return !(phase.blockers.contains(where: { $0.resolution.awaitsMainActor }) && MainActorCall.isOnMainActor)
     }
 
     /// The keys of the waits that would close a cycle if `resolution` waited for the singleton,

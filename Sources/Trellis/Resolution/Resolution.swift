@@ -38,6 +38,9 @@ final class Resolution: @unchecked Sendable {
     private(set) var attachDepth = 0
     /// A new lookup started from user code, rather than more of the parent's work.
     private(set) var isNested = false
+    /// Started by a call from user code (a top-level lookup, or a lookup nested in a closure,
+    /// `didInject` or `deinit`), rather than continuing a closure's work on another thread.
+    var isCalledFromUserCode: Bool { parent == nil || isNested }
     /// Collectors and rules shared by the whole lookup.
     var session: Session {
         didSet { collectsStartup = session.startup != nil }
