@@ -14,16 +14,27 @@ extension SingletonSlot {
     /// A singleton nobody else is making is claimed without the lock, and published without it
     /// when its object has nothing to inject and nobody asked for it meanwhile (`SlotOwner`).
     func made(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
-        var word = claimWithoutLock(resolution)
+        let word = claimWithoutLock(resolution)
         if word == nil, let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
+        let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+            try create(in: context, resolution, thread, ownedAs: word)
+        }
+        if waitsForItsGroup(resolution) { return try publishedWithItsGroup(resolution, thread) }
+        return made
+    }
+
+    /// The singleton this lookup made, once its group published it (`waitsForItsGroup`); made
+    /// again if the group was dropped meanwhile (another lookup's injection failed). Apart, so
+    /// the common making stays short.
+    @inline(never)
+    private func publishedWithItsGroup(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
         while true {
-            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
-                try create(in: context, resolution, thread, ownedAs: word)
-            }
-            guard waitsForItsGroup(resolution) else { return made }
             if let published = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true, untilPublished: true) }) { return published }
-            // Dropped with its group (another lookup's injection failed) and claimed again.
-            word = nil
+            // Dropped with its group and claimed again, under the lock.
+            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+                try create(in: context, resolution, thread, ownedAs: nil)
+            }
+            if !waitsForItsGroup(resolution) { return made }
         }
     }
 
