@@ -502,3 +502,56 @@ private struct GatedCycleFactory: ObjectFactory {
         #expect(await MainActor.run { screen.service } === service, "round \(round)")
     }
 }
+
+@MainActor private final class AsyncCycleScreen {
+    @Inject var service: AsyncCycleService
+    nonisolated init() {}
+}
+
+private final class AsyncCycleService: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var screen: AsyncCycleScreen
+}
+
+private struct AsyncAndMainActorCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createMainActorSingleton("screen") { AsyncCycleScreen() }
+        createSingleton("service") { () async -> AsyncCycleService in
+            await Task.yield()
+            return AsyncCycleService()
+        }
+    }
+}
+
+@Test func anAsyncSingletonAndTheMainActorSingletonItInjectsReferringToItAreWiredToEachOther() async throws {
+    let context = try await ApplicationContext(AsyncAndMainActorCycleFactory())
+    // The screen's injection runs synchronously on the main actor and meets the service being
+    // injected: a property cycle, not a synchronous call needing an async definition.
+    let service = try await context.object("service", as: AsyncCycleService.self)
+    let screen = try await context.object("screen", as: AsyncCycleScreen.self)
+    #expect(service.screen === screen)
+    #expect(await MainActor.run { screen.service } === service)
+}
+
+/// The same, the service declared first: a validation makes it first, and the screen with it.
+private struct ServiceFirstCycleFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("service") { () async -> AsyncCycleService in
+            await Task.yield()
+            return AsyncCycleService()
+        }
+        createMainActorSingleton("screen") { AsyncCycleScreen() }
+    }
+}
+
+@Test func validateStillReportsTheSynchronousSideOfAPropertyCycleThroughAnAsyncSingleton() async throws {
+    // Asked first, the screen would need the service, async and not made, synchronously.
+    let problems = await ApplicationContext.validate(ServiceFirstCycleFactory()).problems
+    #expect(problems.contains { if case .requiresAwait("service", _) = $0 { true } else { false } }, "\(problems)")
+    let context = try await ApplicationContext(AsyncAndMainActorCycleFactory())
+    let error = await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("screen", as: AsyncCycleScreen.self) }
+    guard case .requiresAwait("service", _)? = error else {
+        Issue.record("expected requiresAwait for 'service', got \(String(describing: error))")
+        return
+    }
+}

@@ -122,6 +122,19 @@ struct SingletonSlot: Sendable {
         return !(phase.blockers.contains(where: { $0.resolution.awaitsMainActor }) && MainActorCall.isOnMainActor)
     }
 
+    /// Whether the singleton's object is made and being injected (or waits for its group), a
+    /// class instance: what a lookup in a property cycle through it receives early.
+    func isSharedEarly() -> Bool {
+        guard records[index].scope.isSingleton else { return false }
+        return Coordinator.lock.withLock { () -> Bool in
+            settleLocked()
+            switch states[index].phase {
+            case .injecting(_, _, true), .deferred(_, true): return true
+            default: return false
+            }
+        }
+    }
+
     /// The keys of the waits that would close a cycle if `resolution` waited for the singleton,
     /// which something is making; `nil` if nothing is, or no cycle.
     func cycle(to resolution: Resolution) -> [String]? {

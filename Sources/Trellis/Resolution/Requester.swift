@@ -44,8 +44,19 @@ struct Requester {
         let isSafe = found.records[index].scope == .eagerSingleton && !session.isStarting(found)
         guard !isSafe else { return }
         let key = found.key(at: index)
-        // A cycle that crosses from synchronous to async code is a cycle first.
-        if resolution.isMaking(index, of: found) { throw Creation(of: index, in: found).prototypeCycle(resolution) }
+        // A cycle that crosses from synchronous to async code is a cycle first; unless the
+        // async singleton is being injected, its object made: a property cycle (an async
+        // service and the main-actor screen it injects, which injects it), where the lookup
+        // takes the object early as in any other.
+        if resolution.isMaking(index, of: found) {
+            guard !session.restrictsAsync, SingletonSlot(found, index).isSharedEarly() else {
+                throw Creation(of: index, in: found).prototypeCycle(resolution)
+            }
+            // Asked first, the synchronous side would need the async definition not made yet:
+            // a validation still reports the edge.
+            session.problems?.add(.requiresAwait(key: key, path: resolution.path(appending: key)), foundIn: context.with { $0.key(at: self.index) })
+            return
+        }
         if session.restrictsAsync, let waited = SingletonSlot(found, index).cycle(to: resolution) {
             throw .circularDependency(path: resolution.path + [key] + waited)
         }
