@@ -555,3 +555,77 @@ private struct ServiceFirstCycleFactory: ObjectFactory {
         return
     }
 }
+
+// MARK: - Prototypes and weak singletons handed out while another lookup injects their group
+
+private final class HeldA: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var b: HeldB
+}
+
+private final class HeldB: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var a: HeldA
+    @Inject var slow: HeldSlow
+}
+
+private final class HeldSlow: Sendable {}
+
+private final class CycleHolder: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var a: HeldA
+}
+
+/// `a` and `b` refer to each other; `b`'s second property takes a while; `holder` (a prototype,
+/// or a weak singleton) holds `a`.
+private struct HeldCycleFactory: ObjectFactory {
+    let weak: Bool
+    let started: InjCounter
+    var definitions: Definitions {
+        createSingleton("a") { [started] () -> HeldA in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return HeldA()
+        }
+        createSingleton("b") { [started] () -> HeldB in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return HeldB()
+        }
+        createSingleton("slow") { () -> HeldSlow in
+            // Bounded spin, no waiting on time: keeps `b`'s injection going a little longer.
+            for _ in 0..<2_000_000 {}
+            return HeldSlow()
+        }
+        if weak {
+            createWeakSingleton("holder") { CycleHolder() }
+        } else {
+            createPrototype("holder") { CycleHolder() }
+        }
+    }
+}
+
+@Test(arguments: [false, true])
+func aPrototypeOrWeakSingletonIsHandedOutOnlyOnceWhatItHoldsIsInjected(weak: Bool) async throws {
+    for round in 1...10 {
+        let context = try Sync.start(HeldCycleFactory(weak: weak, started: InjCounter()))
+        let unfinished = InjCounter()
+        let failures = Guarded<[ContextError]>([])
+        let done = ConcurrencyThreads.start(2) { index in
+            do throws(ContextError) {
+                if index == 0 {
+                    _ = try context.object("b", as: HeldB.self)
+                } else {
+                    let holder = try context.object("holder", as: CycleHolder.self)
+                    // Read at once: `b`, taken early by the holder's `a`, may still be injected.
+                    if (try? holder.a.b.$slow.get()) == nil { unfinished.increment() }
+                }
+            } catch {
+                failures.withLock { $0.append(error) }
+            }
+        }
+        try #require(await opensInTime(done), "round \(round): deadlock")
+        #expect(failures.value.isEmpty, "round \(round): \(failures.value)")
+        #expect(unfinished.value == 0, "round \(round)")
+    }
+}

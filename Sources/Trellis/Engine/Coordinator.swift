@@ -39,6 +39,9 @@ enum Coordinator {
         CreationMark(sequence: latestSequence, earlyReferences: earlyReferences.load(ordering: .acquiring))
     }
 
+    /// How many early references lookups have received so far (`GroupSettlement`).
+    static var earlyReferenceCount: UInt64 { earlyReferences.load(ordering: .acquiring) }
+
     /// Whether no lookup anywhere has received an early reference since `mark`: then neither has
     /// any lookup of the closure that began at `mark`. Read without the lock: the early
     /// references a closure receives are counted on its own thread, before it returns.

@@ -82,11 +82,20 @@ struct Creation {
         if context.records[index].isAsync { throw context.requiresAwait(index, resolution) }
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        let mark = GroupSettlement.mark
         resolution.push(context, index, injectInits: thread.injectInits)
         thread.injectInits = 0
-        defer { thread.injectInits = resolution.pop() }
-        let made = try body(resolution)
+        let made: R
+        do throws(ContextError) {
+            made = try body(resolution)
+        } catch {
+            thread.injectInits = resolution.pop()
+            throw error
+        }
         prototypeMade(in: context, resolution)
+        thread.injectInits = resolution.pop()
+        // Handed to user code: not while another lookup still injects what it may hold.
+        if GroupSettlement.mustSettle(resolution, since: mark) { GroupSettlement.settle(resolution) }
         return made
     }
 
@@ -119,6 +128,14 @@ struct Creation {
         }
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
+        let mark = GroupSettlement.mark
+        let made = try await prototypeInFrame(of: context, resolution)
+        if GroupSettlement.mustSettle(resolution, since: mark) { await GroupSettlement.settle(resolution) }
+        return made
+    }
+
+    /// The prototype made and injected by an async lookup, its frame pushed meanwhile.
+    private func prototypeInFrame(of context: ApplicationContext, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         resolution.push(context, index, injectInits: 0)
         defer { resolution.pop() }
         let made: MadeValue

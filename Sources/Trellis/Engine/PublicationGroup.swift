@@ -37,6 +37,9 @@ final class PublicationGroup: @unchecked Sendable {
     /// singleton made after that, with nothing to inject, cannot hold an unfinished object and
     /// is published without waiting for the group (`publishIfNothingToInject`).
     @exclusivity(unchecked) var lastEarlyReference: UInt64 = 0
+    /// Tasks waiting for the group's injections to end (`GroupSettlement`); `nil` until one
+    /// waits.
+    @exclusivity(unchecked) var settleWaiters: [AsyncWaiter]?
 
     /// The group this one stands for after merges.
     @inline(__always)
@@ -66,9 +69,19 @@ final class PublicationGroup: @unchecked Sendable {
         guard other !== self else { return }
         injectors += other.injectors
         pending += other.pending
+        if let waiters = other.settleWaiters { settleWaiters = (settleWaiters ?? []) + waiters }
         other.injectors = []
         other.pending = []
+        other.settleWaiters = nil
         other.forward = self
+    }
+
+    /// The tasks waiting for the group to settle, to resume after the lock (they look again).
+    /// Called with the lock held.
+    func wakeSettleWaiters() -> [Resumption<Void>] {
+        guard let waiters = settleWaiters else { return [] }
+        settleWaiters = nil
+        return waiters.compactMap { $0.wake() }
     }
 
     /// Publishes every singleton of the group. Called with the lock held; what to release, to

@@ -16,10 +16,14 @@ extension SingletonSlot {
     func made(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
         let word = claimWithoutLock(resolution)
         if word == nil, let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
+        let mark = GroupSettlement.mark
         let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
             try create(in: context, resolution, thread, ownedAs: word)
         }
         if waitsForItsGroup(resolution) { return try publishedWithItsGroup(resolution, thread) }
+        // A weak singleton is kept, not published: its lookup waits for the group as a
+        // prototype's does.
+        if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark) { GroupSettlement.settle(resolution) }
         return made
     }
 
@@ -93,6 +97,7 @@ extension SingletonSlot {
         // suspends before it publishes or begins injecting, whichever way it waits.
         var word = claimWithoutLock(resolution)
         if word == nil, let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return made }
+        let mark = GroupSettlement.mark
         while true {
             let outcome: WithoutWaiting
             if records[index].isAsync {
@@ -105,7 +110,11 @@ extension SingletonSlot {
             case let .made(value): made = value
             case let .injecting(pending): made = try await pending.finish(resolution)
             }
-            guard waitsForItsGroup(resolution) else { return made }
+            guard waitsForItsGroup(resolution) else {
+                // A weak singleton is kept, not published: as in `made`.
+                if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark) { await GroupSettlement.settle(resolution) }
+                return made
+            }
             if let published = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false, untilPublished: true) }) { return published }
             // Dropped with its group and claimed again, as in `made`.
             word = nil

@@ -199,6 +199,7 @@ extension SingletonSlot {
             }
             group.pending = kept
             if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }
+            woken += group.wakeSettleWaiters()
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
@@ -233,6 +234,7 @@ extension SingletonSlot {
                 // it would wait for a publication that waits for its own injection.
                 for pending in group.pending { woken += pending.slot.wakeWaiters() }
             }
+            woken += group.wakeSettleWaiters()
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
@@ -270,8 +272,10 @@ extension SingletonSlot {
             group.removeInjector(resolution, depth: resolution.depth)
         }
         let unkept = publishLocked(states[index].made!)
+        let woken = group.wakeSettleWaiters()
         lock.broadcast()
         lock.unlock()
+        for task in woken { task.resume() }
         withExtendedLifetime(unkept) {}
         return true
     }

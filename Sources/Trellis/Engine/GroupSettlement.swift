@@ -1,0 +1,81 @@
+/// The end of a lookup called from user code whose object is not a published singleton (a
+/// prototype, a weak singleton): when a property cycle with another lookup merged their
+/// publication groups, what it made may hold an object of the group that other lookup is still
+/// injecting, so it waits for the group's injections to end before handing its object out, as a
+/// singleton's lookup waits for its publication (`SingletonSlot.waitsForItsGroup`).
+enum GroupSettlement {
+    /// The mark a lookup takes as it begins making its object: the count of early references
+    /// handed out so far.
+    @inline(__always)
+    static var mark: UInt64 { Coordinator.earlyReferenceCount }
+
+    /// Whether the lookup `resolution` runs, which took `mark` and is about to return, must
+    /// first look at its group: an early reference was handed out somewhere since (the only way
+    /// its group can have been merged with another's), and it was called from user code.
+    @inline(__always)
+    static func mustSettle(_ resolution: Resolution, since mark: UInt64) -> Bool {
+        Coordinator.earlyReferenceCount != mark && resolution.depth == 0 && resolution.isCalledFromUserCode
+    }
+
+    /// Waits, blocking, until the group of `resolution` injects nothing; returns at once where
+    /// waiting would close a cycle (a nested lookup whose outer lookup the group waits for) or
+    /// would block a caller that must not block (see `SingletonSlot.claim`).
+    static func settle(_ resolution: Resolution) {
+        let lock = Coordinator.lock
+        lock.lock()
+        defer { lock.unlock() }
+        while let phase = unsettled(resolution), mayWait(resolution, for: phase, synchronously: true) {
+            lock.wait()
+        }
+    }
+
+    /// `settle` for an awaited lookup: waits by suspending.
+    static func settle(_ resolution: Resolution) async {
+        let lock = Coordinator.lock
+        while true {
+            lock.lock()
+            guard let phase = unsettled(resolution), mayWait(resolution, for: phase, synchronously: false) else {
+                lock.unlock()
+                return
+            }
+            let waiter = AsyncWaiter()
+            let root = resolution.group.root
+            root.settleWaiters = (root.settleWaiters ?? []) + [waiter]
+            lock.unlock()
+            await withTaskCancellationHandler {
+                await waiter.suspend()
+            } onCancel: {
+                stopWaiting(waiter, resolution)
+            }
+            // A cancelled task stops waiting and hands its object out as it is.
+            if lock.withLock({ waiter.wasCancelled }) { return }
+        }
+    }
+
+    /// The task of `waiter` was cancelled: it stops waiting.
+    private static func stopWaiting(_ waiter: AsyncWaiter, _ resolution: Resolution) {
+        let task = Coordinator.lock.withLock { () -> Resumption<Void>? in
+            let root = resolution.group.root
+            root.settleWaiters?.removeAll { $0 === waiter }
+            return waiter.wake(cancelled: true)
+        }
+        task?.resume()
+    }
+
+    /// The group's state as a phase the wait-for graph reads (its injectors block it), or `nil`
+    /// when it injects nothing. Called with the lock held.
+    private static func unsettled(_ resolution: Resolution) -> CreationPhase? {
+        let root = resolution.group.root
+        return root.injectors.isEmpty ? nil : .deferred(group: root, shareable: true)
+    }
+
+    /// Whether `resolution` may wait for `phase`: not when waiting closes a cycle; a synchronous
+    /// caller, not inside a task for work that may suspend, nor on the main actor for a lookup
+    /// waiting to hop there. Called with the lock held.
+    private static func mayWait(_ resolution: Resolution, for phase: CreationPhase, synchronously: Bool) -> Bool {
+        if Coordinator.cycle(through: phase, to: resolution) != nil { return false }
+        guard synchronously else { return true }
+        if phase.mayAwait && Resolution.isInTask { return false }
+        return !(phase.blockers.contains(where: { $0.resolution.awaitsMainActor }) && MainActorCall.isOnMainActor)
+    }
+}
