@@ -39,8 +39,10 @@ enum Coordinator {
         CreationMark(sequence: latestSequence, earlyReferences: earlyReferences.load(ordering: .acquiring))
     }
 
-    /// How many early references lookups have received so far (`GroupSettlement`).
-    static var earlyReferenceCount: UInt64 { earlyReferences.load(ordering: .acquiring) }
+    /// How many early references lookups have received so far (`GroupSettlement`). Relaxed: a
+    /// lookup whose group another lookup merged took part in that through the lock (it claimed
+    /// or injected under it after the stamp), which orders the stamp before its read.
+    static var earlyReferenceCount: UInt64 { earlyReferences.load(ordering: .relaxed) }
 
     /// Whether no lookup anywhere has received an early reference since `mark`: then neither has
     /// any lookup of the closure that began at `mark`. Read without the lock: the early

@@ -83,19 +83,20 @@ struct Creation {
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         let mark = GroupSettlement.mark
-        resolution.push(context, index, injectInits: thread.injectInits)
-        thread.injectInits = 0
-        let made: R
-        do throws(ContextError) {
-            made = try body(resolution)
-        } catch {
-            thread.injectInits = resolution.pop()
-            throw error
-        }
-        prototypeMade(in: context, resolution)
-        thread.injectInits = resolution.pop()
+        let made = try prototypeInFrame(in: context, resolution, thread, body)
         // Handed to user code: not while another lookup still injects what it may hold.
         if GroupSettlement.mustSettle(resolution, since: mark) { GroupSettlement.settle(resolution) }
+        return made
+    }
+
+    /// `body` run with the definition's frame pushed, the prototype's bookkeeping done.
+    @inline(__always)
+    private func prototypeInFrame<R>(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
+        resolution.push(context, index, injectInits: thread.injectInits)
+        thread.injectInits = 0
+        defer { thread.injectInits = resolution.pop() }
+        let made = try body(resolution)
+        prototypeMade(in: context, resolution)
         return made
     }
 

@@ -20,6 +20,7 @@ enum GroupSettlement {
     /// Waits, blocking, until the group of `resolution` injects nothing; returns at once where
     /// waiting would close a cycle (a nested lookup whose outer lookup the group waits for) or
     /// would block a caller that must not block (see `SingletonSlot.claim`).
+    @inline(never)
     static func settle(_ resolution: Resolution) {
         let lock = Coordinator.lock
         lock.lock()
@@ -30,6 +31,7 @@ enum GroupSettlement {
     }
 
     /// `settle` for an awaited lookup: waits by suspending.
+    @inline(never)
     static func settle(_ resolution: Resolution) async {
         let lock = Coordinator.lock
         while true {
