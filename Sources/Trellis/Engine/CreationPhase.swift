@@ -35,4 +35,19 @@ enum CreationPhase {
     var mayAwait: Bool {
         blockers.contains { $0.resolution.hasSuspendedWithin(from: $0.depth) }
     }
+
+    /// Whether a lookup on the main actor waiting for the end of this phase would hold the main
+    /// actor from a lookup the phase waits for, which waits to hop there.
+    var waitsForTheMainActor: Bool {
+        blockers.contains { $0.resolution.awaitsMainActor } && MainActorCall.isOnMainActor
+    }
+
+    /// Whether a caller may wait for the end of this phase, by the rules of every wait of the
+    /// engine (a claim, a group's settlement): an awaited lookup may; a synchronous caller never
+    /// waits for async work — from inside a task, not for work that may suspend — nor, on the
+    /// main actor, for a lookup waiting to hop there. Called with the lock held.
+    func mayBeWaitedFor(synchronously: Bool) -> Bool {
+        guard synchronously else { return true }
+        return !(mayAwait && Resolution.isInTask) && !waitsForTheMainActor
+    }
 }

@@ -71,13 +71,9 @@ enum GroupSettlement {
         return root.injectors.isEmpty ? nil : .deferred(group: root, shareable: true)
     }
 
-    /// Whether `resolution` may wait for `phase`: not when waiting closes a cycle; a synchronous
-    /// caller, not inside a task for work that may suspend, nor on the main actor for a lookup
-    /// waiting to hop there. Called with the lock held.
+    /// Whether `resolution` may wait for `phase`: not when waiting closes a cycle, and by the
+    /// phase's rules for every wait (`CreationPhase.mayBeWaitedFor`). Called with the lock held.
     private static func mayWait(_ resolution: Resolution, for phase: CreationPhase, synchronously: Bool) -> Bool {
-        if Coordinator.cycle(through: phase, to: resolution) != nil { return false }
-        guard synchronously else { return true }
-        if phase.mayAwait && Resolution.isInTask { return false }
-        return !(phase.blockers.contains(where: { $0.resolution.awaitsMainActor }) && MainActorCall.isOnMainActor)
+        Coordinator.cycle(through: phase, to: resolution) == nil && phase.mayBeWaitedFor(synchronously: synchronously)
     }
 }

@@ -107,19 +107,15 @@ struct SingletonSlot: Sendable {
     /// waited on in between). `nil` otherwise, where `mayWait` refuses the wait instead.
     /// Called with the lock held.
     private func waitForMainActorHop(_ phase: CreationPhase, _ waitsSynchronously: Bool) -> [String]? {
-        guard waitsSynchronously, case .injecting(_, _, true) = phase,
-              phase.blockers.contains(where: { $0.resolution.awaitsMainActor }), MainActorCall.isOnMainActor else { return nil }
+        guard waitsSynchronously, case .injecting(_, _, true) = phase, phase.waitsForTheMainActor else { return nil }
         return []
     }
 
-    /// Whether a lookup may wait for the end of `phase`: an awaited one may; a synchronous
-    /// caller never waits for async work — not for an async definition, and, from inside a
-    /// task, not for one whose making may suspend — nor, on the main actor, for a lookup
-    /// waiting to hop there. Called with the lock held.
+    /// Whether a lookup may wait for the end of `phase`: by the phase's rules
+    /// (`CreationPhase.mayBeWaitedFor`), and never synchronously for an async definition.
+    /// Called with the lock held.
     private func mayWait(for phase: CreationPhase, _ waitsSynchronously: Bool) -> Bool {
-        guard waitsSynchronously else { return true }
-        if records[index].isAsync || (phase.mayAwait && Resolution.isInTask) { return false }
-        return !(phase.blockers.contains(where: { $0.resolution.awaitsMainActor }) && MainActorCall.isOnMainActor)
+        !(waitsSynchronously && records[index].isAsync) && phase.mayBeWaitedFor(synchronously: waitsSynchronously)
     }
 
     /// Whether the singleton's object is made and being injected (or waits for its group), a

@@ -48,14 +48,10 @@ struct Requester {
         // async singleton is being injected, its object made: a property cycle (an async
         // service and the main-actor screen it injects, which injects it), where the lookup
         // takes the object early as in any other.
-        if resolution.isMaking(index, of: found) {
-            guard !session.restrictsAsync, SingletonSlot(found, index).isSharedEarly() else {
-                throw Creation(of: index, in: found).prototypeCycle(resolution)
-            }
-            // Asked first, the synchronous side would need the async definition not made yet:
-            // a validation still reports the edge.
-            session.problems?.add(.requiresAwait(key: key, path: resolution.path(appending: key)), foundIn: context.with { $0.key(at: self.index) })
-            return
+        // (Asked first, the synchronous side of such a cycle would need the async definition
+        // not made yet: a validation still reports the edge, below.)
+        if resolution.isMaking(index, of: found), session.restrictsAsync || !SingletonSlot(found, index).isSharedEarly() {
+            throw Creation(of: index, in: found).prototypeCycle(resolution)
         }
         if session.restrictsAsync, let waited = SingletonSlot(found, index).cycle(to: resolution) {
             throw .circularDependency(path: resolution.path + [key] + waited)
