@@ -97,6 +97,17 @@ private struct CleanAsyncFactory: ObjectFactory {
     }
 }
 
+/// Cycles that cross from a synchronous closure to an async definition: one through closures, one
+/// through `dependsOn` names alone.
+private struct CrossingCyclesFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("syncSide") { r in Part("syncSide", [try r.object("asyncSide")]) }
+        createSingleton("asyncSide") { r async throws -> Part in Part("asyncSide", [try await r.object("syncSide")]) }
+        createSingleton("syncOrdered") { Part("syncOrdered") }.dependsOn("asyncOrdered")
+        createSingleton("asyncOrdered") { () async -> Part in Part("asyncOrdered") }.dependsOn("syncOrdered")
+    }
+}
+
 private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, path: [String])] {
     report.problems.compactMap(\.requiresAwaitKeyAndPath)
 }
@@ -133,6 +144,16 @@ private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, p
         // The safe edges are not reported.
         #expect(!edges.contains { $0.path.contains("syncEager") || $0.path.contains("lazyReader") }, "\(report)")
         #expect(report.problems.count == edges.count, "nothing else is wrong: \(report)")
+    }
+
+    @Test func aCycleCrossingFromSyncToAsyncIsReportedAsTheCycleOnly() async throws {
+        // Docs/Async.md: such a cycle is `circularDependency`, not `requiresAwait`; its
+        // synchronous-to-async edge is not reported a second time.
+        let report = await ApplicationContext.validate(CrossingCyclesFactory())
+        #expect(report.problems.count == 2, "\(report)")
+        #expect(report.problems.contains { $0.cyclePath.map { Set($0) == ["syncSide", "asyncSide"] } == true }, "\(report)")
+        #expect(report.problems.contains { $0.cyclePath.map { Set($0) == ["syncOrdered", "asyncOrdered"] } == true }, "\(report)")
+        #expect(keysOfRequiresAwait(report).isEmpty, "\(report)")
     }
 
     @Test func aSynchronousInjectionOfALazyAsyncSingletonIsReported() async throws {

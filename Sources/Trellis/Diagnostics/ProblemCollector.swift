@@ -8,7 +8,23 @@ final class ProblemCollector: Sendable {
 
     private let state = Locked(State())
 
-    var findings: [ValidationReport.Finding] { state.withLock { $0.findings } }
+    /// What was found, without the `requiresAwait` of an edge that lies on a reported cycle: in a
+    /// cycle that also crosses from a synchronous closure to an async definition, the cycle is the
+    /// problem (Docs/Async.md, "Cycles, cancellation, the main actor"), and breaking it is the fix.
+    var findings: [ValidationReport.Finding] {
+        state.withLock { state in
+            var cycleEdges: Set<[String]> = []
+            for finding in state.findings {
+                guard case let .circularDependency(path) = finding.problem else { continue }
+                for step in path.indices.dropLast() { cycleEdges.insert([path[step], path[step + 1]]) }
+            }
+            guard !cycleEdges.isEmpty else { return state.findings }
+            return state.findings.filter { finding in
+                guard case let .requiresAwait(key, path) = finding.problem, path.count >= 2, path.last == key else { return true }
+                return !cycleEdges.contains(Array(path.suffix(2)))
+            }
+        }
+    }
 
     /// Keeps the first report of each root cause: a missing key reached through three
     /// definitions is one problem, reported where it was first found.
