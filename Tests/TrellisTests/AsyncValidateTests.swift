@@ -108,6 +108,25 @@ private struct CrossingCyclesFactory: ObjectFactory {
     }
 }
 
+private final class LazyPoolScreen: @unchecked Sendable {
+    // Unchecked: as `NeedsAsyncPool`.
+    @Inject(.lazy) var pool: Part
+}
+
+/// A lazy property naming an async singleton: lazy itself, or eager.
+private struct LazyPropertyOfAsyncFactory: ObjectFactory {
+    let eager: Bool
+    var definitions: Definitions {
+        if eager {
+            createEagerSingleton("pool") { () async -> Part in Part("pool") }
+        } else {
+            createSingleton("pool") { () async -> Part in Part("pool") }
+        }
+        createSingleton("screen") { LazyPoolScreen() }
+        createSingleton("asyncScreen") { () async -> LazyPoolScreen in LazyPoolScreen() }
+    }
+}
+
 private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, path: [String])] {
     report.problems.compactMap(\.requiresAwaitKeyAndPath)
 }
@@ -154,6 +173,21 @@ private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, p
         #expect(report.problems.contains { $0.cyclePath.map { Set($0) == ["syncSide", "asyncSide"] } == true }, "\(report)")
         #expect(report.problems.contains { $0.cyclePath.map { Set($0) == ["syncOrdered", "asyncOrdered"] } == true }, "\(report)")
         #expect(keysOfRequiresAwait(report).isEmpty, "\(report)")
+    }
+
+    @Test func aLazyPropertyNamingALazyAsyncSingletonIsReportedWhateverItsOwner() async throws {
+        // Its getter reads synchronously: `requiresAwait` until the pool is made.
+        let context = try await ApplicationContext(LazyPropertyOfAsyncFactory(eager: false))
+        let screen = try Sync.object(context, "screen", as: LazyPoolScreen.self)
+        let error = try #require(syncError { try screen.$pool.get() })
+        #expect(error.requiresAwaitKeyAndPath?.key == "pool")
+        // So validate reports it, for a synchronous owner and an async one alike...
+        let report = await ApplicationContext.validate(LazyPropertyOfAsyncFactory(eager: false))
+        let edges = keysOfRequiresAwait(report)
+        #expect(edges.contains { $0.key == "pool" && $0.path.suffix(2) == ["screen", "pool"] }, "\(report)")
+        #expect(edges.contains { $0.key == "pool" && $0.path.suffix(2) == ["asyncScreen", "pool"] }, "\(report)")
+        // ...and not when the pool is eager: made before anyone can read it.
+        #expect(await ApplicationContext.validate(LazyPropertyOfAsyncFactory(eager: true)).problems == [])
     }
 
     @Test func aSynchronousInjectionOfALazyAsyncSingletonIsReported() async throws {

@@ -146,11 +146,13 @@ private func syncGet<Value>(_ property: InjectedProperty<Value>) throws(ContextE
         }
         #expect(released == nil)
         let error = syncError { try screen?.$mailer.get() }
-        guard case let .contextReleased(context, _)? = error else {
+        guard case let .contextReleased(context, key)? = error else {
             Issue.record("expected contextReleased, got \(String(describing: error))")
             return
         }
         #expect(context == "TagA")
+        // Named as the lookup would have named it: by the property's name, its key.
+        #expect(key == "mailer")
     }
 
     @Test func aReadAfterTheNotedContextClosedIsContextClosed() throws {

@@ -629,3 +629,80 @@ func aPrototypeOrWeakSingletonIsHandedOutOnlyOnceWhatItHoldsIsInjected(weak: Boo
         #expect(unfinished.value == 0, "round \(round)")
     }
 }
+
+// MARK: - ...and a prototype or weak singleton whose group is dropped meanwhile
+
+private final class DroppedA: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var b: DroppedB
+}
+
+private final class DroppedB: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var a: DroppedA
+    @Inject var slow: HeldSlow
+    @Inject var missing: HeldSlow
+}
+
+private final class DroppedHolder: @unchecked Sendable {
+    // Unchecked: as `HolderU`.
+    @Inject var a: DroppedA
+}
+
+/// `HeldCycleFactory` where `b`'s injection fails at its last property, after the slow one:
+/// the group the holder's `a` joined is dropped while the holder waits for it.
+private struct DroppedCycleFactory: ObjectFactory {
+    let weak: Bool
+    let started: InjCounter
+    var definitions: Definitions {
+        createSingleton("a") { [started] () -> DroppedA in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return DroppedA()
+        }
+        createSingleton("b") { [started] () -> DroppedB in
+            started.increment()
+            for _ in 0..<200_000 where started.value < 2 {}
+            return DroppedB()
+        }
+        createSingleton("slow") { () -> HeldSlow in
+            // Bounded spin, no waiting on time: keeps `b`'s injection going a little longer.
+            for _ in 0..<2_000_000 {}
+            return HeldSlow()
+        }
+        if weak {
+            createWeakSingleton("holder") { DroppedHolder() }
+        } else {
+            createPrototype("holder") { DroppedHolder() }
+        }
+    }
+}
+
+@Test(arguments: [false, true])
+func aPrototypeOrWeakSingletonWhoseGroupWasDroppedIsMadeAgainNotHandedOut(weak: Bool) async throws {
+    // Docs/Injection.md: no lookup hands out an object holding one whose injection failed.
+    for round in 1...10 {
+        let context = try Sync.start(DroppedCycleFactory(weak: weak, started: InjCounter()))
+        let handedOut = Guarded<[DroppedHolder]>([])
+        let unexpected = Guarded<[ContextError]>([])
+        let done = ConcurrencyThreads.start(2) { index in
+            do throws(ContextError) {
+                if index == 0 {
+                    _ = try context.object("b", as: DroppedB.self)
+                } else {
+                    let holder = try context.object("holder", as: DroppedHolder.self)
+                    handedOut.withLock { $0.append(holder) }
+                }
+            } catch {
+                guard case .unresolvedInjection(_, "missing", _) = error else {
+                    unexpected.withLock { $0.append(error) }
+                    return
+                }
+            }
+        }
+        try #require(await opensInTime(done), "round \(round): deadlock")
+        #expect(unexpected.value.isEmpty, "round \(round): \(unexpected.value)")
+        // Every `b` fails to inject, so no holder can be handed out.
+        #expect(handedOut.value.isEmpty, "round \(round): a holder was handed out holding a dropped `a`")
+    }
+}

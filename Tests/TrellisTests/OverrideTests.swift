@@ -91,6 +91,12 @@ private struct OverrideMisspelledDoubles: ObjectFactory {
     }
 }
 
+private struct OverrideInvalidKeyDoubles: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("clock ") { OverrideFixedClock(reading: 1) as any OverrideClock }
+    }
+}
+
 private struct OverrideByAliasDoubles: ObjectFactory {
     var definitions: Definitions {
         createSingleton("timeSource") { OverrideFixedClock(reading: 1) as any OverrideClock }
@@ -183,6 +189,14 @@ private struct OverrideScreenDoubles: ObjectFactory {
             try ApplicationContext(OverrideProductionFactory(), overriding: OverrideMisspelledDoubles())
         }
         #expect(error == .overrideOfUnknownKey(key: "clok", context: "Production"))
+    }
+
+    @Test func overrideWithAnInvalidKeyIsRejectedAsAnInvalidKey() {
+        // Docs/Testing.md: the double's key follows the rules of every key.
+        let error = #expect(throws: ContextError.self) {
+            try ApplicationContext(OverrideProductionFactory(), overriding: OverrideInvalidKeyDoubles())
+        }
+        #expect(error == .invalidKey(key: "clock ", context: "overrides of Production"))
     }
 
     @Test func overrideNamingAnAliasInsteadOfTheKeyIsRejected() {

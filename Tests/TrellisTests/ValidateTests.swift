@@ -104,6 +104,77 @@ private struct ValidateLazyFactory: ObjectFactory {
     }
 }
 
+// MARK: Objects whose injection fails, read by others
+
+private final class HalfInjectedMailer: @unchecked Sendable {
+    // Unchecked: written by the injecting context before the object is handed out.
+    @Inject var server: String
+}
+
+private final class AwareOfServer: InjectionAware, @unchecked Sendable {
+    // Unchecked: as `HalfInjectedMailer`.
+    @Inject var server: String
+    var banner = ""
+    func didInject(from context: ApplicationContext) { banner = "to " + server }
+}
+
+/// Nobody defines "server": `mailer` cannot be injected, and `greeting` reads its property;
+/// `aware` reads its own in `didInject`. Read half-injected, either stops the program.
+private struct HalfInjectedFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("mailer") { HalfInjectedMailer() }
+        createSingleton("greeting") { r in "via " + (try r.object("mailer", as: HalfInjectedMailer.self)).server }
+        createPrototype("aware") { AwareOfServer() }
+    }
+}
+
+// MARK: Lazy properties
+
+private final class Dashboard: @unchecked Sendable {
+    // Unchecked: as `HalfInjectedMailer`.
+    @Inject("count", .lazy) var report: ValidateClock
+}
+
+private final class CycleBreaker: @unchecked Sendable {
+    // Unchecked: as `HalfInjectedMailer`.
+    @Inject(.lazy) var owner: ValidateMailer
+}
+
+/// `dashboard`'s lazy `report` names an `Int`; `breaker`'s lazy `owner` closes a cycle that only
+/// a read made while `owner` is being made would meet.
+private struct LazyPropertiesFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("count") { 42 }
+        createSingleton("dashboard") { Dashboard() }
+        createSingleton("owner") { r in
+            _ = try r.object("breaker", as: CycleBreaker.self)
+            return ValidateMailer(clock: ValidateClock())
+        }
+        createSingleton("breaker") { CycleBreaker() }
+    }
+}
+
+// MARK: A failure whose message differs each time
+
+private struct AttemptFailure: Error, CustomStringConvertible {
+    let attempt: Int
+    var description: String { "attempt \(attempt) failed" }
+}
+
+/// `database` throws an error whose text counts the attempts; two definitions need it.
+private struct VaryingFailureFactory: ObjectFactory {
+    let attempts: ValidateCounter
+    var definitions: Definitions {
+        let attempts = attempts
+        createSingleton("database") { () throws -> ValidateClock in
+            attempts.increment()
+            throw AttemptFailure(attempt: attempts.value)
+        }
+        createSingleton("users") { r in try r.object("database", as: ValidateClock.self) }
+        createSingleton("orders") { r in try r.object("database", as: ValidateClock.self) }
+    }
+}
+
 // MARK: Tests
 
 @Suite struct ValidateTests {
@@ -164,6 +235,56 @@ private struct ValidateLazyFactory: ObjectFactory {
         }
         #expect(finding.problem.path.contains(finding.definition) || finding.definition == definition, "\(finding)")
         #expect(String(describing: report).contains("in '\(finding.definition)'"))
+    }
+
+    @Test func validateNeverHandsOnOrTellsAnObjectWhosePropertyItCouldNotInject() async throws {
+        // Docs/Testing.md: validate goes on after a problem, but an object whose property could
+        // not be injected is not injected, as at a lookup: the definition reading it gets the
+        // same problem (reported once), and `didInject` is not called.
+        let reports = [Sync.validate(HalfInjectedFactory()), await ApplicationContext.validate(HalfInjectedFactory())]
+        for report in reports {
+            // One problem per type whose property cannot be injected; `greeting` adds none.
+            #expect(report.findings.map(\.definition).sorted() == ["aware", "mailer"], "\(report)")
+            for problem in report.problems {
+                guard case .unresolvedInjection(_, "server", "server") = problem else {
+                    Issue.record("expected unresolvedInjection of 'server', got \(problem)")
+                    continue
+                }
+            }
+        }
+        let context = try Sync.start(HalfInjectedFactory())
+        for key in ["greeting", "aware"] {
+            let error = try #require(syncError { try Sync.object(context, key, as: Any.self) })
+            guard case .unresolvedInjection(_, "server", _) = error else {
+                Issue.record("\(key): expected unresolvedInjection, got \(error)")
+                continue
+            }
+        }
+    }
+
+    @Test func validateReadsEveryLazyPropertyOnceEveryDefinitionIsMade() async throws {
+        // Docs/Testing.md: a first read that would stop the program (here a type mismatch) is
+        // a problem validate reports; read after everything is made, a lazy property that
+        // breaks a cycle is not one.
+        let reports = [Sync.validate(LazyPropertiesFactory()), await ApplicationContext.validate(LazyPropertiesFactory())]
+        for report in reports {
+            #expect(report.problems.count == 1, "\(report)")
+            let finding = try #require(report.findings.first)
+            guard case .typeMismatch("count", _, "Swift.Int", _) = finding.problem else {
+                Issue.record("expected typeMismatch of 'count', got \(finding.problem)")
+                continue
+            }
+            #expect(finding.definition == "dashboard", "\(report)")
+        }
+    }
+
+    @Test func aDefinitionFailingThroughSeveralDependentsIsOneProblemWhateverItsMessages() {
+        // Docs/Testing.md: a problem reached through several definitions is reported once.
+        let attempts = ValidateCounter()
+        let report = Sync.validate(VaryingFailureFactory(attempts: attempts))
+        #expect(attempts.value == 3, "each dependent made it again")
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(report.problems.first?.creationFailure?.key == "database", "\(report)")
     }
 
     @Test func reportDescriptionNumbersTheProblems() {

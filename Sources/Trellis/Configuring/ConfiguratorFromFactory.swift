@@ -75,6 +75,10 @@ public struct ConfiguratorFromFactory: Sendable {
         if let overrides = copy overrides {
             var seen = Set<String>()
             for replacement in overrides.definitions {
+                // A key no factory may declare is that, before it is a key the factory lacks.
+                guard Self.isValidKey(replacement.key.utf8) else {
+                    throw .invalidKey(key: replacement.key, context: "overrides of \(name)")
+                }
                 guard let index = table.definition(withKey: replacement.key) else {
                     let aliasOf = table.definition(named: replacement.key).map { table.keys[$0] }
                     throw .overrideOfUnknownKey(key: replacement.key, context: name, aliasOf: aliasOf)

@@ -200,7 +200,9 @@ extension ContextError {
             let cycle = path.last.flatMap { last in path.firstIndex(of: last) }.map { Array(path[$0...].dropLast()) } ?? path
             return "circularDependency \(cycle.sorted())"
         case let .creationFailed(key, _, underlying):
-            return "creationFailed \(key) \(underlying)"
+            // By the error's type, not its text: a definition failing through several dependents
+            // is one problem even when each failure's message differs (a counter, a timestamp).
+            return "creationFailed \(key) \(String(reflecting: type(of: underlying)))"
         case let .requiresAwait(key, path):
             return "requiresAwait \(path.dropLast().last ?? "") \(key)"
         default:

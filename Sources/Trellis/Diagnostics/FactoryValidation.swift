@@ -32,6 +32,13 @@ enum FactoryValidation {
                 collector.add(error, foundIn: error.path.dropLast().last ?? configurator.definitions[index].key)
             }
         }
+        for lazy in collector.takeLazyProperties() {
+            do throws(ContextError) {
+                try lazy.validateFirstRead()
+            } catch {
+                collector.add(error, foundIn: lazy.ownerKey ?? configurator.contextName)
+            }
+        }
         // What validation made is disposed like a failed start's objects: a pool opened to check
         // the factory is closed again.
         scratch.disposeWhatWasMade()
@@ -53,6 +60,13 @@ enum FactoryValidation {
                 collector.add(error, foundIn: error.path.dropLast().last ?? definitions[index].key)
             }
             resolution.release()
+        }
+        for lazy in collector.takeLazyProperties() {
+            do throws(ContextError) {
+                try await lazy.validateFirstReadAsync()
+            } catch {
+                collector.add(error, foundIn: lazy.ownerKey ?? configurator.contextName)
+            }
         }
         _ = try? await scratch.close()
         return ValidationReport(findings: collector.findings, scratch: scratch)

@@ -4,6 +4,7 @@ final class ProblemCollector: Sendable {
     private struct State {
         var findings: [ValidationReport.Finding] = []
         var seen: Set<String> = []
+        var lazyProperties: [LazyInjectionSlot] = []
     }
 
     private let state = Locked(State())
@@ -23,6 +24,20 @@ final class ProblemCollector: Sendable {
                 guard case let .requiresAwait(key, path) = finding.problem, path.count >= 2, path.last == key else { return true }
                 return !cycleEdges.contains(Array(path.suffix(2)))
             }
+        }
+    }
+
+    /// Notes a `.lazy` property the validation filled, to read once it has made every
+    /// definition (`InjectRequest.checkLater`).
+    func checkLater(_ lazy: LazyInjectionSlot) {
+        state.withLock { $0.lazyProperties.append(lazy) }
+    }
+
+    /// The `.lazy` properties noted so far, forgotten here.
+    func takeLazyProperties() -> [LazyInjectionSlot] {
+        state.withLock { state in
+            defer { state.lazyProperties = [] }
+            return state.lazyProperties
         }
     }
 

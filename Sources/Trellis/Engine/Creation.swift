@@ -34,6 +34,8 @@ struct Creation {
                 if context.records[index].scope == .prototype {
                     try prototype(in: context, resolution, thread) { resolution throws(ContextError) in
                         try construct(in: context, into: result, resolution)
+                    } discarding: { _ in
+                        discardConstructed(in: context, result)
                     }
                 } else {
                     try SingletonSlot(context, index).made(resolution, thread).copy(into: result)
@@ -57,7 +59,7 @@ struct Creation {
                 if context.records[index].scope == .prototype {
                     return try prototype(in: context, resolution, thread) { resolution throws(ContextError) -> Any in
                         try constructAny(in: context, resolution)
-                    }
+                    } discarding: { _ in }
                 }
                 return try SingletonSlot(context, index).made(resolution, thread).anyValue
             }
@@ -76,17 +78,28 @@ struct Creation {
     // MARK: Prototypes
 
     /// Runs `body`, which makes a prototype of the definition, with the definition on the
-    /// resolution path; a prototype this lookup is already making is a cycle.
+    /// resolution path; a prototype this lookup is already making is a cycle. `discard` undoes
+    /// `body` when what it made held an object its group dropped: it is made again.
     @inline(__always)
-    private func prototype<R>(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R) throws(ContextError) -> R {
+    private func prototype<R>(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, _ body: (Resolution) throws(ContextError) -> R, discarding discard: (consuming R) -> Void) throws(ContextError) -> R {
         if context.records[index].isAsync { throw context.requiresAwait(index, resolution) }
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
-        let mark = GroupSettlement.mark
-        let made = try prototypeInFrame(in: context, resolution, thread, body)
-        // Handed to user code: not while another lookup still injects what it may hold.
-        if GroupSettlement.mustSettle(resolution, since: mark) { GroupSettlement.settle(resolution) }
-        return made
+        while true {
+            let mark = GroupSettlement.mark
+            let made = try prototypeInFrame(in: context, resolution, thread, body)
+            // Handed to user code: not while another lookup still injects what it may hold, nor
+            // holding what that lookup's failure dropped.
+            guard GroupSettlement.mustSettle(resolution, since: mark), GroupSettlement.settle(resolution, since: mark) else { return made }
+            discard(made)
+        }
+    }
+
+    /// Destroys the prototype `construct` made into `result`, which is uninitialised again.
+    @inline(never)
+    private func discardConstructed(in context: ApplicationContext, _ result: ValueSlot) {
+        func discard<Object>(_: Object.Type, _ result: ValueSlot) { result.deinitialize(as: Object.self) }
+        discard(context.records[index].objectType, result)
     }
 
     /// `body` run with the definition's frame pushed, the prototype's bookkeeping done.
@@ -129,10 +142,11 @@ struct Creation {
         }
         if resolution.isMaking(index, of: context) { throw prototypeCycle(resolution) }
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
-        let mark = GroupSettlement.mark
-        let made = try await prototypeInFrame(of: context, resolution)
-        if GroupSettlement.mustSettle(resolution, since: mark) { await GroupSettlement.settle(resolution) }
-        return made
+        while true {
+            let mark = GroupSettlement.mark
+            let made = try await prototypeInFrame(of: context, resolution)
+            guard GroupSettlement.mustSettle(resolution, since: mark), await GroupSettlement.settle(resolution, since: mark) else { return made }
+        }
     }
 
     /// The prototype made and injected by an async lookup, its frame pushed meanwhile.

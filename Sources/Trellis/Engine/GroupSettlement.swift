@@ -20,25 +20,30 @@ enum GroupSettlement {
     /// Waits, blocking, until the group of `resolution` injects nothing; returns at once where
     /// waiting would close a cycle (a nested lookup whose outer lookup the group waits for) or
     /// would block a caller that must not block (see `SingletonSlot.claim`).
+    ///
+    /// Returns whether the lookup must make its object again: an injection of its group failed
+    /// since the lookup took `mark`, and dropped what the group made, which the object may hold
+    /// (a singleton's lookup makes it again the same way, `SingletonSlot.publishedWithItsGroup`).
     @inline(never)
-    static func settle(_ resolution: Resolution) {
+    static func settle(_ resolution: Resolution, since mark: UInt64) -> Bool {
         let lock = Coordinator.lock
         lock.lock()
         defer { lock.unlock() }
         while let phase = unsettled(resolution), mayWait(resolution, for: phase, synchronously: true) {
             lock.wait()
         }
+        return wasDropped(resolution, since: mark)
     }
 
     /// `settle` for an awaited lookup: waits by suspending.
     @inline(never)
-    static func settle(_ resolution: Resolution) async {
+    static func settle(_ resolution: Resolution, since mark: UInt64) async -> Bool {
         let lock = Coordinator.lock
         while true {
             lock.lock()
             guard let phase = unsettled(resolution), mayWait(resolution, for: phase, synchronously: false) else {
-                lock.unlock()
-                return
+                defer { lock.unlock() }
+                return wasDropped(resolution, since: mark)
             }
             let waiter = AsyncWaiter()
             let root = resolution.group.root
@@ -50,7 +55,7 @@ enum GroupSettlement {
                 stopWaiting(waiter, resolution)
             }
             // A cancelled task stops waiting and hands its object out as it is.
-            if lock.withLock({ waiter.wasCancelled }) { return }
+            if lock.withLock({ waiter.wasCancelled }) { return false }
         }
     }
 
@@ -62,6 +67,13 @@ enum GroupSettlement {
             return waiter.wake(cancelled: true)
         }
         task?.resume()
+    }
+
+    /// Whether an injection of the group of `resolution` failed, dropping what the group made,
+    /// after an early reference was handed out since `mark`: only then can the lookup's object
+    /// hold a dropped one. Called with the lock held.
+    private static func wasDropped(_ resolution: Resolution, since mark: UInt64) -> Bool {
+        resolution.group.root.lastDrop > mark
     }
 
     /// The group's state as a phase the wait-for graph reads (its injectors block it), or `nil`

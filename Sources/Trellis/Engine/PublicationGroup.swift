@@ -37,6 +37,10 @@ final class PublicationGroup: @unchecked Sendable {
     /// singleton made after that, with nothing to inject, cannot hold an unfinished object and
     /// is published without waiting for the group (`publishIfNothingToInject`).
     @exclusivity(unchecked) var lastEarlyReference: UInt64 = 0
+    /// `Coordinator.earlyReferenceCount` when an injection of the group last failed and dropped
+    /// what the group made; 0: never. A prototype or weak singleton whose lookup began before
+    /// that and saw an early reference may hold a dropped object (`GroupSettlement`).
+    @exclusivity(unchecked) var lastDrop: UInt64 = 0
     /// Tasks waiting for the group's injections to end (`GroupSettlement`); `nil` until one
     /// waits.
     @exclusivity(unchecked) var settleWaiters: [AsyncWaiter]?
@@ -70,6 +74,7 @@ final class PublicationGroup: @unchecked Sendable {
         injectors += other.injectors
         pending += other.pending
         if let waiters = other.settleWaiters { settleWaiters = (settleWaiters ?? []) + waiters }
+        lastDrop = max(lastDrop, other.lastDrop)
         other.injectors = []
         other.pending = []
         other.settleWaiters = nil

@@ -22,8 +22,10 @@ extension SingletonSlot {
         }
         if waitsForItsGroup(resolution) { return try publishedWithItsGroup(resolution, thread) }
         // A weak singleton is kept, not published: its lookup waits for the group as a
-        // prototype's does.
-        if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark) { GroupSettlement.settle(resolution) }
+        // prototype's does, and makes it again if the group was dropped (with its slot).
+        if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), GroupSettlement.settle(resolution, since: mark) {
+            return try self.made(resolution, thread)
+        }
         return made
     }
 
@@ -112,7 +114,9 @@ extension SingletonSlot {
             }
             guard waitsForItsGroup(resolution) else {
                 // A weak singleton is kept, not published: as in `made`.
-                if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark) { await GroupSettlement.settle(resolution) }
+                if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), await GroupSettlement.settle(resolution, since: mark) {
+                    return try await madeAsync(resolution)
+                }
                 return made
             }
             if let published = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false, untilPublished: true) }) { return published }

@@ -188,6 +188,7 @@ extension SingletonSlot {
             settleLocked()
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
+            group.lastDrop = Coordinator.earlyReferenceCount
             if let owner = dropLocked() { garbage.append(owner) }
             woken += wakeWaiters()
             var kept: [PublicationGroup.Pending] = []

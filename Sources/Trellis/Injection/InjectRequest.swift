@@ -22,6 +22,19 @@ struct InjectRequest {
     @usableFromInline var property: String { field.value.property }
     @usableFromInline var ownerName: String { plan.with { $0.typeName } }
 
+    /// Filled in `validate()`'s scratch context: `.lazy` properties are read once the
+    /// validation has made every definition (`checkLater`).
+    @usableFromInline var isValidating: Bool { context.with { $0.isValidation } }
+
+    /// Has the validation read `lazy`, the state of the `.lazy` property just filled, once it
+    /// has made every definition: a first read that fails (a type mismatch, a closure throwing)
+    /// would stop the program, so the validation reports it instead. Read then, not now: a
+    /// `.lazy` property often breaks a cycle that reading it now would close.
+    @usableFromInline
+    func checkLater(_ lazy: LazyInjectionSlot) {
+        requester.resolution.with { $0.session.problems?.checkLater(lazy) }
+    }
+
     @usableFromInline
     func typeMismatch<Expected>(_ key: String, expected: Expected.Type, actual: Any) -> ContextError {
         .mismatch(key, actual, as: Expected.self, path: Resolution.path(of: requester, appending: key))

@@ -102,6 +102,19 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         isFromCurrent ? "@Inject \(key ?? "property at \(file):\(line)")" : "@Inject(.lazy) \(property ?? "")"
     }
 
+    override var ownerKey: String? {
+        guard requester >= 0 else { return nil }
+        return reference.context?.key(at: requester)
+    }
+
+    override func validateFirstRead() throws(ContextError) {
+        _ = try value(naming: nil)
+    }
+
+    override func validateFirstReadAsync() async throws(ContextError) {
+        _ = try await valueAsync(naming: nil)
+    }
+
     /// The object once looked up, else `nil`: one atomic load, in the reader's own code
     /// (specialised for `Value`), for every read of a `.lazy` property after the first.
     @inlinable
@@ -203,13 +216,18 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return candidates[0]
     }
 
-    private func liveContext() throws(ContextError) -> ApplicationContext {
-        guard let context = reference.context else { throw .contextReleased(context: reference.name, key: key ?? "property at \(file):\(line)") }
+    /// The context, while it lives; else the error naming the property by its key, else by its
+    /// name (learned as a lookup would), else by where it is declared.
+    private func liveContext(_ naming: PropertyNaming?) throws(ContextError) -> ApplicationContext {
+        guard let context = reference.context else {
+            let name = key ?? naming?.name() ?? declaration.flatMap(PropertyNames.name(of:)) ?? "property at \(file):\(line)"
+            throw .contextReleased(context: reference.name, key: name)
+        }
         return context
     }
 
     private func target(_ naming: PropertyNaming?) throws(ContextError) -> LazyTarget {
-        let context = try liveContext()
+        let context = try liveContext(naming)
         let key = try resolvedKey(in: context, naming)
         guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return .missing(key: key) }
         recordEdge(to: found, in: context)

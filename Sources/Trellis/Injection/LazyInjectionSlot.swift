@@ -10,4 +10,18 @@ class LazyInjectionSlot: @unchecked Sendable {
 
     /// The property, as a cycle's path names it.
     var name: String { fatalError("Trellis internal error: LazyInjectionSlot.name must be overridden") }
+
+    /// The key of the definition whose object holds the property, if any and its context lives.
+    var ownerKey: String? { fatalError("Trellis internal error: LazyInjectionSlot.ownerKey must be overridden") }
+
+    /// Reads the property as its getter first reads it, for a validation: what would stop the
+    /// program there is thrown here.
+    func validateFirstRead() throws(ContextError) {
+        fatalError("Trellis internal error: LazyInjectionSlot.validateFirstRead must be overridden")
+    }
+
+    /// Reads the property as `try await $property.get()` first reads it, for an async validation.
+    func validateFirstReadAsync() async throws(ContextError) {
+        fatalError("Trellis internal error: LazyInjectionSlot.validateFirstReadAsync must be overridden")
+    }
 }

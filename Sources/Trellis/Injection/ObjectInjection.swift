@@ -56,7 +56,7 @@ struct ObjectInjection: BitwiseCopyable {
         for position in 0..<count {
             _ = try fill(position, isAsync: false)
         }
-        guard let unaware = fieldsFilled() else { return }
+        guard let unaware = try fieldsFilled() else { return }
         // Aware only on the main actor: called there, or, off it, an error rather than a skip.
         let context = context.object
         let called = try? MainActorCall.ifOnMainActor { () -> Bool in Self.didInject(unaware, from: context) }
@@ -82,8 +82,8 @@ struct ObjectInjection: BitwiseCopyable {
     /// their injection.
     func applyWithoutAwait() throws(ContextError) -> AsyncStep {
         let context = context.object, resolution = resolution.object
-        if requester >= 0, !context.records[requester].isAsync, resolution.session.problems != nil {
-            reportSynchronousInjections()
+        if requester >= 0, resolution.session.problems != nil {
+            reportSynchronousInjections(ownerIsSynchronous: !context.records[requester].isAsync)
         }
         recordRoutedEdges()
         return try fillWithoutAwait(from: 0)
@@ -122,7 +122,7 @@ struct ObjectInjection: BitwiseCopyable {
             return nil
         }
         if let stop { return stop }
-        guard let unaware = fieldsFilled() else { return .done }
+        guard let unaware = try fieldsFilled() else { return .done }
         return .didInjectOnMainActor(unaware)
     }
 
@@ -247,8 +247,13 @@ struct ObjectInjection: BitwiseCopyable {
     /// After the fields are filled: the property names learned, and `didInject` called when the
     /// object's class is aware of injection here. Returns the object when its conformance is
     /// isolated to the main actor, for the caller to call `didInject` there; `nil` when done.
-    private func fieldsFilled() -> UncheckedSendable<AnyObject>? {
-        plan.with { plan in
+    ///
+    /// - Throws: while validating, the problem collected for a property left unfilled: the
+    ///   object is not injected, so it is neither told it is nor handed to anyone, as outside a
+    ///   validation.
+    private func fieldsFilled() throws(ContextError) -> UncheckedSendable<AnyObject>? {
+        if let problem = resolution.with({ $0.collectedProblem }) { try throwIfAFieldIsUnfilled(problem) }
+        return plan.with { plan in
             PropertyNames.learn(from: plan, in: fields)
             guard plan.isAware, let object = object?.object else { return nil }
             if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
@@ -274,15 +279,16 @@ struct ObjectInjection: BitwiseCopyable {
         return .creationFailed(key: requester >= 0 ? context.key(at: requester) : plan.typeName, path: resolution.object.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
     }
 
-    /// While validating: an object of synchronous definition `requester` is injected
-    /// synchronously when a synchronous lookup makes it, so each of its properties naming an
-    /// async definition that timing could leave unmade is a `requiresAwait` waiting to happen,
-    /// even though this (async) validation can make it.
-    private func reportSynchronousInjections() {
+    /// While validating: an object of a synchronous definition (`ownerIsSynchronous`) is
+    /// injected synchronously when a synchronous lookup makes it, and any object's `.lazy`
+    /// property is read synchronously by its getter, so each such property naming an async
+    /// definition that timing could leave unmade is a `requiresAwait` waiting to happen, even
+    /// though this (async) validation can make it.
+    private func reportSynchronousInjections(ownerIsSynchronous: Bool) {
         let context = context.object, resolution = resolution.object
         for field in plan.object.fields {
             let header = field.headerOffset
-            guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy else { continue }
+            guard fields[headerAt: header].isPending, ownerIsSynchronous || fields[headerAt: header].isLazy else { continue }
             guard let found = context.definition(answering: NameTable.lookupKey(fields[headerAt: header].key ?? field.property)),
                   found.context.records[found.index].isAsync else { continue }
             let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
@@ -321,13 +327,23 @@ struct ObjectInjection: BitwiseCopyable {
         }
     }
 
-    /// A validation goes on with the other properties of its scratch context's objects; every
-    /// other context throws, so it never publishes an object whose injection failed, whoever
-    /// is collecting problems.
+    /// A validation goes on with the other properties of its scratch context's objects, to
+    /// collect their problems too, then fails the object (`fieldsFilled`); every other context
+    /// throws at once. Either way no object whose injection failed is published or handed on.
     private func collectOrThrow(_ error: ContextError) throws(ContextError) {
         let context = context.object, resolution = resolution.object
         guard context.isValidation, let problems = resolution.session.problems else { throw error }
         problems.add(error, foundIn: resolution.path.last ?? plan.object.typeName)
+        resolution.collectedProblem = error
+    }
+
+    /// Throws `problem`, the last one this validation collected, if a property of the object is
+    /// still pending: its lookup failed (a failure leaves the property pending).
+    @inline(never)
+    private func throwIfAFieldIsUnfilled(_ problem: ContextError) throws(ContextError) {
+        for field in plan.object.fields where fields[headerAt: field.headerOffset].isPending {
+            throw problem
+        }
     }
 
     // MARK: A made object

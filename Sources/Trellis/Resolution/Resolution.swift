@@ -67,6 +67,11 @@ final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) var children: [Resolution] = []
     /// Where the singletons it makes wait to be published (see `PublicationGroup`).
     @exclusivity(unchecked) var group: PublicationGroup
+    /// The last problem a validation collected in this resolution instead of throwing it
+    /// (`ObjectInjection`): an object whose property it left unfilled fails with it once its
+    /// other properties are filled, so it is never handed on half-injected. Only set while
+    /// validating; used by the executing thread or task only.
+    var collectedProblem: ContextError?
     /// An async resolution that has suspended (or is about to) while making something: a
     /// synchronous caller inside a task must not block for what it is making.
     private(set) var hasSuspended = false
