@@ -4,6 +4,46 @@ import TrellisTestSupport
 
 // MARK: - Fixtures
 
+private final class LateCycleA: Disposable, @unchecked Sendable {
+    // Unchecked: the @Inject storage is written once, by the context, before the object is shared.
+    @Inject var b: LateCycleB
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() { log.record("a") }
+}
+
+private final class LateCycleB: Disposable, @unchecked Sendable {
+    // Unchecked: as `LateCycleA`.
+    @Inject var a: LateCycleA
+    @Inject(.lazy) var leaf: DisposableProbe
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() { log.record("b") }
+}
+
+/// `a` and `b` refer to each other; `b` also needs `leaf`, made last (on its first read).
+private struct LateDependencyCycleFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createSingleton("a") { [log] in LateCycleA(log: log) }
+        createSingleton("b") { [log] in LateCycleB(log: log) }
+        createSingleton("leaf") { [log] in DisposableProbe("leaf", log: log) }
+    }
+}
+
+/// A chain `link0` → `link1` → … of `length` singletons, each made by the one before it.
+private struct ChainFactory: ObjectFactory {
+    let length: Int
+    let log: DisposalLog
+    var definitions: Definitions {
+        for link in 0..<length {
+            createSingleton("link\(link)") { [log, length] r in
+                DisposableProbe("link\(link)", log: log, dependencies: link + 1 < length ? [try r.object("link\(link + 1)", as: DisposableProbe.self)] : [])
+            }
+        }
+    }
+}
+
 /// The diamond a → b, a → c, b → d, c → d through creation closures.
 private struct DiamondFactory: ObjectFactory {
     let log: DisposalLog
@@ -224,6 +264,27 @@ struct DisposalOrderTests {
         #expect(try position(of: "user", in: order) < position(of: "a", in: order), "\(order)")
         #expect(try position(of: "user", in: order) < position(of: "b", in: order), "\(order)")
         #expect(try position(of: "b", in: order) < position(of: "leaf", in: order), "\(order)")
+    }
+
+    @Test func aCycleIsBrokenOnlyWhereNothingOutsideItStillDependsOnIt() throws {
+        // Docs/Lifecycle.md: in a cycle the latest made goes first, and the edges into and out
+        // of the cycle still hold: `leaf`, made after both, waits for `b`, which needs it.
+        let log = DisposalLog()
+        let context = try ApplicationContext(LateDependencyCycleFactory(log: log))
+        let a = try context.object("a", as: LateCycleA.self)
+        _ = a.b.leaf
+        try context.close()
+        #expect(log.keys == ["a", "b", "leaf"], "a, finished last, goes first; leaf only after b")
+    }
+
+    @Test func aLongChainIsDisposedFromItsFirstLinkToItsLast() throws {
+        // Ordered without recursion and without a pass over the rest for every singleton.
+        let log = DisposalLog()
+        let length = 3_000
+        let context = try ApplicationContext(ChainFactory(length: length, log: log))
+        _ = try context.object("link0", as: DisposableProbe.self)
+        try context.close()
+        #expect(log.keys == (0..<length).map { "link\($0)" })
     }
 
     @Test func propertyCycleAloneIsDisposedOnce() throws {
