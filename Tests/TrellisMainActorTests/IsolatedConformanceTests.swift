@@ -80,6 +80,30 @@ nonisolated struct EditorFactory: ObjectFactory {
     }
 }
 
+/// `DraftLock`, hashable.
+nonisolated struct HashableLock: Hashable {
+    let events: AppEvents
+    static func == (lhs: HashableLock, rhs: HashableLock) -> Bool { lhs.events === rhs.events }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(events)) }
+}
+
+extension HashableLock: Disposable {
+    func dispose() {
+        MainActor.assertIsolated("a main-actor Disposable struct was disposed off the main actor")
+        events.record("draft lock released")
+    }
+}
+
+/// Main-actor disposables made as an optional and as an `AnyHashable`: a cast looks past both,
+/// so a close disposes them as it disposes the object itself.
+nonisolated struct WrappedUndoFactory: ObjectFactory {
+    let events: AppEvents
+    var definitions: Definitions {
+        createMainActorSingleton("undo") { [events] () -> UndoHistory? in UndoHistory(events: events) }
+        createMainActorSingleton("lock") { [events] in AnyHashable(HashableLock(events: events)) }
+    }
+}
+
 /// Async main-actor closures of every scope: each closure checks it runs on the main actor.
 nonisolated struct AsyncMainActorScopesFactory: ObjectFactory {
     let events: AppEvents
@@ -174,6 +198,22 @@ nonisolated struct FailingEditorFactory: ObjectFactory {
         _ = try await context.object("undo", as: UndoHistory.self)
         try await context.close()
         #expect(events.all == ["undo flushed"])
+    }
+
+    @Test nonisolated func aMainActorDisposableMadeAsAnOptionalOrAnAnyHashableIsNeverSkipped() async throws {
+        // Docs/AppTarget.md: never skipped silently, whatever it is wrapped in.
+        let events = AppEvents()
+        let context = try await ApplicationContext(WrappedUndoFactory(events: events))
+        _ = try await context.object("undo", as: UndoHistory?.self)
+        _ = try await context.object("lock", as: AnyHashable.self)
+        let error = closeSynchronously(context)
+        guard case .requiresAwait? = error else {
+            Issue.record("a synchronous close off the main actor refuses, got \(String(describing: error))")
+            return
+        }
+        #expect(events.all.isEmpty)
+        try await context.close()
+        #expect(events.all.sorted() == ["draft lock released", "undo flushed"])
     }
 
     @Test nonisolated func awaitedCloseOffTheMainActorDisposesAStructWhoseConformanceIsIsolated() async throws {

@@ -10,6 +10,8 @@
 protocol OptionalProtocol {
     static var none: Self { get }
     static var wrappedType: Any.Type { get }
+    /// The wrapped value, if any, as an `Any`.
+    var wrappedAny: Any? { get }
 }
 
 extension OptionalProtocol {
@@ -22,4 +24,5 @@ extension OptionalProtocol {
 
 extension Optional: OptionalProtocol {
     @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
+    @usableFromInline var wrappedAny: Any? { map { $0 as Any } }
 }

@@ -8,4 +8,15 @@ enum CastTransparency {
     static func looksPast(_ type: Any.Type) -> Bool {
         type is any OptionalProtocol.Type || type == AnyHashable.self || type is any _ObjectiveCBridgeable.Type
     }
+
+    /// What a cast of `value` looks at: an optional's wrapped value (`nil` for an empty one:
+    /// nothing to cast), an `AnyHashable`'s base, each unwrapped again; `value` itself otherwise.
+    static func innermost(_ value: Any) -> Any? {
+        let type = type(of: value)
+        if type is any OptionalProtocol.Type, let optional = value as? any OptionalProtocol {
+            return optional.wrappedAny.flatMap(innermost)
+        }
+        if type == AnyHashable.self, let hashable = value as? AnyHashable { return innermost(hashable.base) }
+        return value
+    }
 }

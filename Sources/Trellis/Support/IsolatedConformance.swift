@@ -15,9 +15,12 @@ enum IsolatedConformance {
     /// Whether `value` would be an `Existential` (for example `any Disposable`) if the caller ran
     /// on the actor its conformances are isolated to: every protocol of `Existential` is
     /// conformed to, and at least one conformance is isolated to an actor the caller is not on.
-    /// `false` when the cast would succeed here, or could succeed nowhere.
+    /// `false` when the cast would succeed here, or could succeed nowhere. Asked of what the
+    /// cast looks at (`CastTransparency.innermost`): an optional's wrapped value, an
+    /// `AnyHashable`'s base.
     static func isolates<Existential>(_ value: Any, from _: Existential.Type) -> Bool {
-        isolates(type(of: value), from: Existential.self)
+        guard let inner = CastTransparency.innermost(value) else { return false }
+        return isolates(type(of: inner), from: Existential.self)
     }
 
     /// `isolates(_:from:)` for a type rather than a value.
