@@ -185,3 +185,84 @@ private func blockingDisposalsLeftRunning() async {
         await blockingDisposalsLeftRunning()
     }
 }
+
+// MARK: - Closing from inside, cancelled, and without end
+
+/// A synchronous disposal that closes its own context, which `box` holds.
+private final class SelfClosing: Disposable, Sendable {
+    let box: Guarded<ApplicationContext?>
+    let log: DisposalLog
+    init(box: Guarded<ApplicationContext?>, log: DisposalLog) {
+        self.box = box
+        self.log = log
+    }
+    func dispose() throws {
+        try box.value?.close()
+        log.record("closer")
+    }
+}
+
+private struct SelfClosingFactory: ObjectFactory {
+    let box: Guarded<ApplicationContext?>
+    let log: DisposalLog
+    var definitions: Definitions {
+        createEagerSingleton("closer") { [box, log] in SelfClosing(box: box, log: log) }
+    }
+}
+
+@Test func aCloseFromInsideASynchronousDisposalOfABoundedCloseReturnsAtOnce() async throws {
+    // Docs/Lifecycle.md: a close called from inside the context's own closing returns at once,
+    // also when the bounded close runs the disposal on a thread of its own.
+    let box = Guarded<ApplicationContext?>(nil), log = DisposalLog()
+    let app = try await ApplicationContext(SelfClosingFactory(box: box, log: log))
+    box.withLock { $0 = app }
+    let never = DisposalBound(timeout: .seconds(3600)) { _ in await AsyncGate().wait() }
+    let error = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(waitingAtMost: never) } }
+    try #require(error != nil, "the close waited for itself")
+    #expect(error! == nil)
+    #expect(log.keys == ["closer"])
+    box.withLock { $0 = nil }
+}
+
+/// An async disposal that takes a few turns of the executor, then records its end.
+private final class DrainingServer: AsyncDisposable, Sendable {
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() async {
+        log.record("server started")
+        for _ in 0..<50 { await Task.yield() }
+        log.record("server")
+    }
+}
+
+private struct DrainingFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createSingleton("pool") { [log] in DisposableProbe("pool", log: log) }
+        createEagerSingleton("server") { [log] in DrainingServer(log: log) }.dependsOn("pool")
+    }
+}
+
+@Test func aBoundedCloseInACancelledTaskStillWaitsInOrderAndReportsNoTimeout() async throws {
+    // Docs/RunningAService.md: cancellation does not shorten the bound; `pool` is disposed only
+    // after the server that depends on it has finished.
+    let log = DisposalLog()
+    let app = try await ApplicationContext(DrainingFactory(log: log))
+    let closed = await finishesInTime { () async -> ContextError? in
+        await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(timeout: .seconds(3600)) }
+        }.value
+    }
+    let error = try #require(closed, "the close did not return")
+    #expect(error == nil)
+    #expect(log.keys == ["server started", "server", "pool"])
+}
+
+@Test func aBoundedCloseWithTheLongestTimeoutThereIsDisposesNormally() async throws {
+    let log = DisposalLog()
+    let app = try await ApplicationContext(DrainingFactory(log: log))
+    let error = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(timeout: .seconds(Int64.max)) } }
+    #expect(error == .some(nil))
+    #expect(log.keys == ["server started", "server", "pool"])
+}

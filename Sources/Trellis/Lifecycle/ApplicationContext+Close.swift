@@ -55,7 +55,9 @@ extension ApplicationContext {
     ///   ``DisposalTimedOut`` (its description is the failure's `error`).
     nonisolated(nonsending)
     public func close(timeout: Duration) async throws(ContextError) {
-        try await close(waitingAtMost: DisposalBound(timeout: timeout) { _ in try? await Task.sleep(for: timeout, clock: .continuous) })
+        // Clamped: `Task.sleep` stops the program for a duration near `Int64.max` seconds.
+        let sleep = min(timeout, .seconds(Int64(1) << 40))
+        try await close(waitingAtMost: DisposalBound(timeout: timeout) { _ in try? await Task.sleep(for: sleep, clock: .continuous) })
     }
 
     /// The awaited close; `bound` bounds each disposal's wait.

@@ -3,8 +3,7 @@
 /// or the deadline (a sleep of the timeout, `DisposalBound`).
 ///
 /// A child task could not be left behind: a task group waits for all its children before it
-/// returns, so the hanging disposal would hold the close after all. The waiting, on the other
-/// hand, is a task group (the disposal's end against the sleep), so cancelling it is structured.
+/// returns, so the hanging disposal would hold the close after all.
 enum BoundedDisposal {
     /// How one disposal ended.
     enum Ending: Sendable {
@@ -48,18 +47,20 @@ enum BoundedDisposal {
     }
 
     /// Whichever ends first: what `watch` watches, or `deadline`.
+    ///
+    /// The deadline runs in a task of its own, which the close's cancellation does not reach: a
+    /// close runs to its end in a cancelled task too (an app's shutdown often is one), each
+    /// disposal still bounded by the timeout, never by the cancellation (which would leave the
+    /// rest disposed out of order while one still runs). The deadline's task is ended once the
+    /// disposal ends first.
     static func wait(for watch: Watch, until deadline: @escaping @Sendable () async -> Void) async -> Ending {
-        await withTaskGroup(of: Ending.self) { group in
-            group.addTask { await watch.wait() }
-            group.addTask {
-                // A cancelled close stops waiting too: what is still running is reported.
-                await deadline()
-                return .timedOut
-            }
-            let first = await group.next() ?? .timedOut
-            group.cancelAll()
-            return first
+        let timer = Task {
+            await deadline()
+            watch.end(.timedOut)
         }
+        let ending = await watch.wait()
+        timer.cancel()
+        return ending
     }
 
     /// The end of one disposal, awaited by at most one waiter, who may stop waiting (cancelled).
@@ -90,19 +91,15 @@ enum BoundedDisposal {
             waiter?.resume(returning: ending)
         }
 
-        /// How the disposal ended; `.timedOut` once the waiting task is cancelled.
+        /// How the disposal ended, or `.timedOut` once the deadline passed (`wait(for:until:)`).
         func wait() async -> Ending {
-            await withTaskCancellationHandler {
-                await Resumption<Ending>.suspend { task in
-                    let ended = state.withLock { state -> Ending? in
-                        if case let .ended(ending) = state { return ending }
-                        state = .waiting(task)
-                        return nil
-                    }
-                    if let ended { task.resume(returning: ended) }
+            await Resumption<Ending>.suspend { task in
+                let ended = state.withLock { state -> Ending? in
+                    if case let .ended(ending) = state { return ending }
+                    state = .waiting(task)
+                    return nil
                 }
-            } onCancel: {
-                end(.timedOut)
+                if let ended { task.resume(returning: ended) }
             }
         }
     }

@@ -127,7 +127,7 @@ struct ContextClosing {
         let failures: [ContextError.DisposalFailure]
         if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
             failures = await ClosingScope.closing(context) {
-                await Self.dispose(ordered, keys: context.configuration.table.keys, waitingAtMost: bound)
+                await Self.dispose(ordered, keys: context.configuration.table.keys, waitingAtMost: bound.map { ($0, context) })
             }
         } else {
             // The common case, without the task-local's async form: its operation would run off
@@ -209,10 +209,10 @@ struct ContextClosing {
     /// a task of its own (a synchronous one on a thread of its own) and is left running (and
     /// reported as ``DisposalTimedOut``) if it has not ended when the bound's wait does.
     nonisolated(nonsending)
-    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bound: DisposalBound? = nil) async -> [ContextError.DisposalFailure] {
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bounded: (bound: DisposalBound, context: ApplicationContext)? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
-            if let bound {
+            if let (bound, context) = bounded {
                 let key = keys[singleton.index]
                 // The disposal task is the only code the context lets use the object from now on:
                 // the context is closed, and lookups can no longer hand it out.
@@ -220,7 +220,11 @@ struct ContextClosing {
                 let ending: BoundedDisposal.Ending
                 if case let .synchronous(disposable) = singleton.disposal {
                     let handOver = UncheckedSendable(disposable)
-                    ending = await BoundedDisposal.run(until: deadline, blocking: { try handOver.value.dispose() })
+                    // On its thread, in the closing scope the close gives its synchronous
+                    // disposals: a `close()` of the context from inside returns at once.
+                    ending = await BoundedDisposal.run(until: deadline, blocking: {
+                        try ClosingScope.closing(context) { Result { try handOver.value.dispose() } }.get()
+                    })
                 } else {
                     let handOver = UncheckedSendable((singleton.disposal, singleton.value.anyValue))
                     ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1) })
