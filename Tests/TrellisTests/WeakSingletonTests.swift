@@ -76,6 +76,38 @@ private struct CartFactory: ObjectFactory {
     #expect(cart.serial == 1)
 }
 
+/// A weak singleton whose closure holds until the test opens `release`.
+private struct HeldCartFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+    let disposed = DisposalLog()
+
+    var definitions: Definitions {
+        createWeakSingleton("cart") { [entered, release, disposed] in
+            entered.countDown()
+            release.wait()
+            return Cart(serial: 1, store: "main store", disposed: disposed)
+        }
+    }
+}
+
+@Test func closeDoesNotDisposeAWeakSingletonBeingMadeWhenItBegan() async throws {
+    // The lookup that made it gets contextClosed; the context never owned it, so it is released,
+    // not disposed (Docs/RunningAService.md).
+    let factory = HeldCartFactory()
+    let app = try Sync.start(factory)
+    let error = Guarded<ContextError?>(nil)
+    let done = ConcurrencyThreads.start(1) { _ in
+        error.withLock { $0 = syncError { try Sync.object(app, "cart", as: Cart.self) } }
+    }
+    try #require(factory.entered.wait())
+    try Sync.close(app)
+    factory.release.countDown()
+    try #require(await opensInTime(done))
+    #expect(error.value == .contextClosed(context: "HeldCartFactory", key: "cart"))
+    #expect(factory.disposed.keys.isEmpty)
+}
+
 @Test func descriptionShowsWeakAndWhetherItIsAlive() throws {
     let app = try ApplicationContext(CartFactory())
     let row = { app.description.split(separator: "\n").first { $0.hasPrefix("cart ") }.map(String.init) ?? "" }

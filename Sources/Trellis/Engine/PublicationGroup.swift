@@ -91,13 +91,13 @@ final class PublicationGroup: @unchecked Sendable {
 
     /// Publishes every singleton of the group. Called with the lock held; what to release, to
     /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
-    func publishAll(_ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [AnyObject]) {
+    func publishAll(_ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [LateDisposal.Made]) {
         for entry in pending {
             let context = entry.context, index = entry.index, slot = entry.slot
             if context.isClosed {
                 // Made while its context was closing: never handed out by the context, and
                 // disposed by the lookup that made it.
-                if let owner = slot.dropLocked() { late.append(owner) }
+                if let owner = slot.dropLocked() { late.append(.init(owner: owner, isWeak: context.records[index].scope == .weak)) }
             } else if let unkept = slot.publishLocked(context.states[index].made!) {
                 garbage.append(unkept.owner)
             }

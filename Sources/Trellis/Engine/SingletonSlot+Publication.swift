@@ -181,7 +181,7 @@ extension SingletonSlot {
     /// (which may hold it), is dropped; the objects are released after the lock.
     func failInjecting(_ resolution: Resolution, since mark: UInt64) {
         var garbage: [AnyObject] = []
-        var late: [AnyObject] = []
+        var late: [LateDisposal.Made] = []
         var woken: [Resumption<Void>] = []
         Coordinator.lock.withLock {
             // Injecting without the lock: registered in its group first, as under the lock.
@@ -217,7 +217,7 @@ extension SingletonSlot {
         if try finishAlone(resolution, since: creationMark) { return }
         var garbage: [AnyObject] = []
         var woken: [Resumption<Void>] = []
-        var late: [AnyObject] = []
+        var late: [LateDisposal.Made] = []
         var mine: MadeValue?
         Coordinator.lock.withLock {
             let group = resolution.group.root
@@ -239,7 +239,7 @@ extension SingletonSlot {
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
-        let closedLate = late.contains { $0 === mine?.owner }
+        let closedLate = late.contains { $0.owner === mine?.owner }
         mine = nil
         LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}

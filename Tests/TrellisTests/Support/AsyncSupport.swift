@@ -159,6 +159,10 @@ enum Sync {
     static func validate(_ context: ApplicationContext) -> ValidationReport {
         context.validate()
     }
+
+    static func close(_ context: ApplicationContext) throws(ContextError) {
+        try context.close()
+    }
 }
 
 /// The `ContextError` `body` throws, or `nil` (and a recorded issue) when it returns or throws
