@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/AppTarget.md "A screen scope": `withChild` builds a child context, hands it to its body,
 // and closes it when the body returns or throws.
@@ -32,6 +33,22 @@ private struct ScreenDoubles: ObjectFactory {
 }
 
 private struct ScreenError: Error, Equatable {}
+
+/// An async disposal that opens `disposed`.
+private final class LatchedAutosave: AsyncDisposable, Sendable {
+    let disposed: ConcurrencyLatch
+    init(disposed: ConcurrencyLatch) { self.disposed = disposed }
+    func dispose() async { disposed.countDown() }
+}
+
+private struct LatchedScreenFactory: ObjectFactory {
+    let disposed: ConcurrencyLatch
+    var contextName: String { "Screen" }
+    var definitions: Definitions {
+        createSingleton("autosave") { [disposed] in LatchedAutosave(disposed: disposed) }
+        createSingleton("undo") { Parent() }
+    }
+}
 
 @Suite struct WithChildTests {
     @Test func childIsClosedWhenTheBodyReturns() throws {
@@ -135,6 +152,39 @@ private struct ScreenError: Error, Equatable {}
                 _ = try screen.object("autosave", as: AsyncDisposableProbe.self)
             }
         }
+    }
+
+    @Test(arguments: [false, true])
+    func synchronousFormThatCannotCloseTheChildClosesItInATask(bodyThrows: Bool) async throws {
+        // Docs/AppTarget.md: nothing the child made is left undisposed, whether the body
+        // returned (the refusal is thrown) or threw (its error wins).
+        let disposed = ConcurrencyLatch(count: 1)
+        let app = try Sync.start(ParentFactory())
+        let escaped = Guarded<ApplicationContext?>(nil)
+        let error: (any Error)?
+        do {
+            try Self.withChildSynchronously(app, LatchedScreenFactory(disposed: disposed)) { screen in
+                escaped.withLock { $0 = screen }
+                _ = try screen.object("autosave", as: LatchedAutosave.self)
+                if bodyThrows { throw ScreenError() }
+            }
+            error = nil
+        } catch let thrown {
+            error = thrown
+        }
+        if bodyThrows {
+            #expect(error as? ScreenError == ScreenError(), "the body's error is thrown")
+        } else {
+            #expect(error as? ContextError == .requiresAwait(key: "autosave", path: ["close()", "autosave"]))
+        }
+        #expect(await opensInTime(disposed), "the child's async disposable was never disposed")
+        let child = try #require(escaped.value)
+        #expect(syncError { try Sync.object(child, "undo", as: Parent.self) } == .contextClosed(context: "Screen", key: "undo"))
+    }
+
+    /// The synchronous form, from async code.
+    private static func withChildSynchronously(_ app: ApplicationContext, _ factory: some ObjectFactory, _ body: (ApplicationContext) throws -> Void) throws {
+        try app.withChild(factory, body)
     }
 
     @Test func failingChildStartDoesNotRunTheBody() throws {

@@ -10,7 +10,10 @@ extension ApplicationContext {
     /// ```
     /// The synchronous form closes with the synchronous ``close()-5gmlg``: a child that made an
     /// ``AsyncDisposable`` (or, off the main actor, an object disposable only there) needs the
-    /// async form.
+    /// async form. Should the synchronous close refuse (``ContextError/requiresAwait(key:path:)``),
+    /// the child is closed by an unstructured task instead, so nothing it made is left
+    /// undisposed. In async code, a body that never awaits selects this form: write `await`
+    /// inside it, or call the async form from a function that needs it.
     ///
     /// - Throws: what building the child throws (``ContextError``; `body` is not called); what
     ///   `body` throws (the child is closed first; should the close fail too, the body's error
@@ -58,11 +61,22 @@ extension ApplicationContext {
         do {
             result = try body(child)
         } catch {
-            try? child.close()
+            try? close(child)
             throw error
         }
-        try child.close()
+        try close(child)
         return result
+    }
+
+    /// Closes `child` synchronously; where that is refused (it must be awaited), closes it in
+    /// an unstructured task and throws the refusal: the caller holds no other way to close it.
+    private static func close(_ child: ApplicationContext) throws(ContextError) {
+        do {
+            try child.close()
+        } catch {
+            if case .requiresAwait = error { Task { try? await child.close() } }
+            throw error
+        }
     }
 
     /// `closing(_:_:)` for an async body and close.
