@@ -278,10 +278,10 @@ public struct Inject<Value> {
         }
         if field[as: Self.self].header.isLazy {
             guard request.answers(key) else { return try fillMissing(field, request) }
-            let lazy = LazyInjection<Value>(context: request.context, key: key, fallback: declaredFallback(of: field), field: request.field, requester: request.requesterIndex, file: field[as: Self.self].header.file, line: field[as: Self.self].header.line)
-            field[as: Self.self].storage = .lazy(lazy)
+            field[as: Self.self].storage = .lazy(LazyInjection(context: request.context, key: key, fallback: declaredFallback(of: field), field: request.field, requester: request.requesterIndex, file: field[as: Self.self].header.file, line: field[as: Self.self].header.line))
             field[as: Self.self].header.isPending = false
-            if request.isValidating { request.checkLater(lazy) }
+            // Read back rather than kept: keeping it would cost every lazy property a retain.
+            if request.isValidating, case let .lazy(lazy) = field[as: Self.self].storage { request.checkLater(lazy) }
             return true
         }
         let context = request.context.object

@@ -251,8 +251,9 @@ struct ObjectInjection: BitwiseCopyable {
     /// - Throws: while validating, the problem collected for a property left unfilled: the
     ///   object is not injected, so it is neither told it is nor handed to anyone, as outside a
     ///   validation.
+    @inline(__always)
     private func fieldsFilled() throws(ContextError) -> UncheckedSendable<AnyObject>? {
-        if let problem = resolution.with({ $0.collectedProblem }) { try throwIfAFieldIsUnfilled(problem) }
+        if context.with({ $0.isValidation }) { try throwIfAFieldIsUnfilled() }
         return plan.with { plan in
             PropertyNames.learn(from: plan, in: fields)
             guard plan.isAware, let object = object?.object else { return nil }
@@ -337,10 +338,11 @@ struct ObjectInjection: BitwiseCopyable {
         resolution.collectedProblem = error
     }
 
-    /// Throws `problem`, the last one this validation collected, if a property of the object is
-    /// still pending: its lookup failed (a failure leaves the property pending).
+    /// Throws the last problem this validation collected, if a property of the object is still
+    /// pending: its lookup failed (a failure leaves the property pending).
     @inline(never)
-    private func throwIfAFieldIsUnfilled(_ problem: ContextError) throws(ContextError) {
+    private func throwIfAFieldIsUnfilled() throws(ContextError) {
+        guard let problem = resolution.with({ $0.collectedProblem }) else { return }
         for field in plan.object.fields where fields[headerAt: field.headerOffset].isPending {
             throw problem
         }
