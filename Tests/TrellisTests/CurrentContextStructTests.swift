@@ -93,6 +93,21 @@ private struct PrivateKeyedForm {
     @Inject("second") var report: StructCaseReport
 }
 
+/// Two properties of one type declared on one line: the line cannot tell them apart.
+private struct PrivateOneLineForm { @Inject var first: StructCaseReport; @Inject var second: StructCaseReport }
+
+/// Two types declared on one line, each with a property of one type.
+private struct PrivateFirstOnALine { @Inject var first: StructCaseReport }; private struct PrivateSecondOnALine { @Inject var second: StructCaseReport }
+
+private struct OneLineFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("first") { StructCaseReport("first") }
+        createSingleton("second") { StructCaseReport("second") }
+        createPrototype("oneLine") { PrivateOneLineForm() }
+        createPrototype("firstOnALine") { PrivateFirstOnALine() }
+    }
+}
+
 private func startStructCase(_ tag: String) throws -> ApplicationContext {
     try ApplicationContext(StructCaseFactory(tag: tag))
 }
@@ -185,6 +200,29 @@ private func startStructCase(_ tag: String) throws -> ApplicationContext {
         #expect(error?.description.contains("@Inject(\"key\")") == true)
         #expect(error?.description.contains("setDefault") == false)
         #expect(error?.description.contains("CurrentContextStructTests.swift") == true)
+    }
+
+    @Test func propertiesDeclaredOnOneLineAreNeverGivenEachOthersNames() throws {
+        // Docs/Injection.md: a name that cannot be told is not guessed; the read says to give a
+        // key instead of handing out another property's object.
+        let context = try Sync.start(OneLineFactory())
+        _ = try context.object("oneLine", as: PrivateOneLineForm.self)
+        _ = try context.object("firstOnALine", as: PrivateFirstOnALine.self)
+        let form = Sync.withCurrent(context) { PrivateOneLineForm() }
+        for error in [syncError { try form.$first.get() }, syncError { try form.$second.get() }] {
+            guard case .unnamedProperty? = error else {
+                Issue.record("expected unnamedProperty, got \(String(describing: error))")
+                continue
+            }
+        }
+        // The other type on the line keeps its own name.
+        let second = Sync.withCurrent(context) { PrivateSecondOnALine() }
+        let error = syncError { try second.$second.get() }
+        guard case .unnamedProperty? = error else {
+            Issue.record("expected unnamedProperty (never the first type's 'first'), got \(String(describing: error))")
+            return
+        }
+        #expect(try Sync.withCurrent(context) { PrivateFirstOnALine() }.$first.get().tag == "first")
     }
 
     @Test func aPrivateStructsPropertyNamesAreLearnedFromAnInjectionByAContext() throws {

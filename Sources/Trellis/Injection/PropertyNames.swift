@@ -25,12 +25,23 @@ enum PropertyNames {
     }
 
     private struct State {
-        /// Declaration site (`file:line`) → property name.
-        var names: [String: String] = [:]
+        /// Declaration (`Site`) → property name; `""` when two properties share the
+        /// declaration (declared on one line, in one type, of one type): then it is not known.
+        var names: [Site: String] = [:]
         /// The declaration lines seen per declaring type and wrapper type.
         var lines: [Group: Set<UInt>] = [:]
         /// Plans whose names were learned already.
         var learned: Set<ObjectIdentifier> = []
+    }
+
+    /// Where a property is declared, as far as its declaration tells: its site, the simple name
+    /// of the type declaring it (`#function` there), its wrapper type. The site alone is not
+    /// enough: two types, or two properties, can be declared on one line.
+    private struct Site: Hashable {
+        let file: String
+        let line: UInt
+        let owner: String
+        let wrapper: ObjectIdentifier
     }
 
     private static let state = Locked(State())
@@ -68,13 +79,25 @@ enum PropertyNames {
     @inline(never)
     private static func learnOnce(from plan: InjectionPlan, in fields: ObjectFields) {
         guard state.withLock({ !$0.learned.contains(plan.typeID) }) else { return plan.namesLearned.store(true, ordering: .relaxed) }
-        var found: [(String, String)] = []
+        // `#function` at a declaration is the declaring type's simple name, without its generic
+        // arguments or the types it is nested in.
+        let qualified = plan.typeName.prefix { $0 != "<" }
+        let owner = String(qualified.split(separator: ".").last ?? qualified[...])
+        var found: [(Site, String)] = []
         for field in plan.fields {
-            found.append(("\(fields[headerAt: field.headerOffset].file):\(fields[headerAt: field.headerOffset].line)", field.property))
+            let header = fields[headerAt: field.headerOffset]
+            found.append((Site(file: "\(header.file)", line: header.line, owner: owner, wrapper: field.wrapper), field.property))
         }
         state.withLock { state in
             state.learned.insert(plan.typeID)
-            for (site, name) in found { state.names[site] = name }
+            for (site, name) in found {
+                // Two properties one declaration could be: neither name can be told from it.
+                if let known = state.names[site], known != name {
+                    state.names[site] = ""
+                } else {
+                    state.names[site] = name
+                }
+            }
         }
         plan.namesLearned.store(true, ordering: .relaxed)
     }
@@ -82,8 +105,9 @@ enum PropertyNames {
     /// The property's name, if it can be learned.
     static func name(of declaration: PropertyDeclaration) -> String? {
         let group = Group(declaration)
-        let (known, lines) = state.withLock { ($0.names[declaration.site], $0.lines[group] ?? []) }
-        if let known { return known }
+        let site = Site(file: "\(declaration.file)", line: declaration.line, owner: "\(declaration.owner)", wrapper: ObjectIdentifier(declaration.wrapper))
+        let (known, lines) = state.withLock { ($0.names[site], $0.lines[group] ?? []) }
+        if let known { return known.isEmpty ? nil : known }
         guard let type = declaringType(of: declaration) else { return nil }
         var inherited: Set<Int> = []
         if let someClass = type as? AnyClass, let superclass = Runtime.superclass(of: someClass) {
