@@ -145,6 +145,33 @@ private func expectNamesKeyAndBothFixes(_ error: ContextError, key: String, sour
 
 // MARK: - Tests
 
+/// A handler whose first property is async (its lookup suspends) and whose second is a
+/// synchronous singleton that holds until the test has asked for it.
+private final class SuspendingHandler: @unchecked Sendable {
+    // Unchecked: written by the injecting context before the object is handed out.
+    @Inject var queue: AwaitConfig
+    @Inject var worker: AwaitPool
+}
+
+private struct AfterSuspensionFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let asked = ConcurrencyLatch(count: 1)
+    var definitions: Definitions {
+        createSingleton("queue") { () async -> AwaitConfig in
+            await Task.yield()
+            return AwaitConfig()
+        }
+        createSingleton("worker") { [entered, asked] () -> AwaitPool in
+            entered.countDown()
+            asked.wait()
+            // Bounded: time for the other lookup to reach the worker, made here, and decide.
+            for _ in 0..<3_000_000 where !Task.isCancelled {}
+            return AwaitPool(config: AwaitConfig())
+        }
+        createPrototype("handler") { SuspendingHandler() }
+    }
+}
+
 @Suite struct RequiresAwaitTests {
     @Test func synchronousLookupOfAnUnmadeAsyncSingletonRequiresAwait() throws {
         let context = try ApplicationContext(AwaitFactory())
@@ -221,6 +248,26 @@ private func expectNamesKeyAndBothFixes(_ error: ContextError, key: String, sour
         let made = try await maker.value
         #expect(try Sync.object(context, "slow", as: AwaitConfig.self) === made)
         #expect(factory.runs.value == 1)
+    }
+
+    @Test func synchronousLookupInATaskWaitsForASynchronousSingletonBegunAfterTheMakerLastSuspended() async throws {
+        // Docs/Async.md: the handler's lookup suspended for its async property, but the worker's
+        // making began after and cannot suspend: a synchronous lookup of it waits, it does not
+        // throw requiresAwait.
+        for round in 1...5 {
+            let factory = AfterSuspensionFactory()
+            let context = try await ApplicationContext(factory)
+            let handler = Task { try await context.object("handler", as: SuspendingHandler.self) }
+            try #require(await opensInTime(factory.entered), "round \(round)")
+            let other = Task { () -> ContextError? in
+                factory.asked.countDown()
+                return thrownContextError { () throws(ContextError) in _ = try Sync.object(context, "worker", as: AwaitPool.self) }
+            }
+            let error = await finishesInTime { await other.value }
+            #expect(error == .some(nil), "round \(round): \(String(describing: error))")
+            let made = try await handler.value
+            #expect(try Sync.object(context, "worker", as: AwaitPool.self) === made.worker)
+        }
     }
 
     // MARK: By type

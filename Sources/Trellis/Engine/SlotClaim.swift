@@ -43,10 +43,7 @@ extension WaitTarget {
             resolution.waitingFor = self
             // From now on a synchronous caller must not block for what this lookup makes:
             // its owner is suspended. Those already blocked re-check.
-            if resolution.isAsync, !resolution.hasSuspended {
-                resolution.markSuspended()
-                lock.broadcast()
-            }
+            resolution.markSuspended()
             lock.unlock()
             await withTaskCancellationHandler {
                 await waiter.suspend()

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The state of one line of resolution work: the definitions being made, innermost last, and
 /// everything that belongs to the lookup that started them.
 ///
@@ -72,9 +74,15 @@ final class Resolution: @unchecked Sendable {
     /// other properties are filled, so it is never handed on half-injected. Only set while
     /// validating; used by the executing thread or task only.
     var collectedProblem: ContextError?
-    /// An async resolution that has suspended (or is about to) while making something: a
-    /// synchronous caller inside a task must not block for what it is making.
-    private(set) var hasSuspended = false
+    /// How many frames this async resolution had pushed when it last suspended (or was about
+    /// to) while making something, lowered as they are popped; -1: never. A synchronous caller
+    /// inside a task must not block for a making that has suspended (its frame was among them),
+    /// and may for one begun after (`hasSuspendedWithin`): one suspension of a request's handler
+    /// (an async property) does not make every later singleton it makes off limits.
+    /// Written by the executing thread (raised with `Coordinator.lock` held, lowered at a pop
+    /// without it), read by waiters under the lock: a stale read is a higher value, which only
+    /// refuses a wait that could have been made.
+    private let suspendedDepth = Atomic<Int>(-1)
 
     /// A thread's reusable home resolution.
     init(home: Void) {
@@ -132,17 +140,15 @@ final class Resolution: @unchecked Sendable {
     /// Notes that this async resolution is about to suspend inside a making: synchronous callers
     /// blocked on what it makes are woken to decide again (see `CreationPhase.mayAwait`).
     func willSuspend() {
-        guard isAsync, !hasSuspended else { return }
-        Coordinator.lock.withLock {
-            hasSuspended = true
-            Coordinator.lock.broadcast()
-        }
+        guard isAsync, suspendedDepth.load(ordering: .relaxed) < depth else { return }
+        Coordinator.lock.withLock { markSuspended() }
     }
 
-    /// Whether this resolution, or a continuation or nested lookup running for its frames from
-    /// `depth` on, has suspended. Called with `Coordinator.lock` held.
+    /// Whether this resolution has suspended while its frame at `depth` (counting from 1; 0:
+    /// whatever it runs) was pushed, or a continuation or nested lookup running for its frames
+    /// from `depth` on has suspended at all. Called with `Coordinator.lock` held.
     func hasSuspendedWithin(from depth: Int) -> Bool {
-        if hasSuspended { return true }
+        if suspendedDepth.load(ordering: .relaxed) >= max(depth, 0) { return true }
         return children.contains { $0.attachDepth >= depth && $0.hasSuspendedWithin(from: 0) }
     }
 
@@ -156,8 +162,13 @@ final class Resolution: @unchecked Sendable {
         }
     }
 
-    /// `willSuspend` for a caller that holds the lock.
-    func markSuspended() { hasSuspended = true }
+    /// `willSuspend` for a caller that holds the lock: notes the frames pushed now, and wakes the
+    /// synchronous callers blocked on what they make, to decide again.
+    func markSuspended() {
+        guard isAsync, suspendedDepth.load(ordering: .relaxed) < depth else { return }
+        suspendedDepth.store(depth, ordering: .relaxed)
+        Coordinator.lock.broadcast()
+    }
 
     /// Makes a spare nested resolution ready for another call inside `outer`.
     func reuse(nestedIn outer: Resolution, attachDepth: Int) {
@@ -204,7 +215,15 @@ final class Resolution: @unchecked Sendable {
     @discardableResult
     func pop() -> Int {
         depth -= 1
+        // The popped frame's making is over: a suspension during it no longer counts against
+        // the frame that takes its place.
+        if suspendedDepth.load(ordering: .relaxed) > depth { lowerSuspendedDepth() }
         return frames.move(depth).savedInjectInits
+    }
+
+    @inline(never)
+    private func lowerSuspendedDepth() {
+        suspendedDepth.store(depth, ordering: .relaxed)
     }
 
     /// Whether definition `index` of `context` is being made by this lookup or one it is part
