@@ -83,8 +83,8 @@ extension DefinitionClosure {
     /// one on the main actor may not (the hop is queued behind it), which `awaitsMainActor`
     /// tells it.
     private static func hopToMainActor(_ make: @escaping @MainActor @Sendable (Resolver) throws -> Object, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws -> Object {
-        resolution.setAwaitsMainActor(true)
-        defer { resolution.setAwaitsMainActor(false) }
+        resolution.setAwaitsMainActor(for: (context, index))
+        defer { resolution.setAwaitsMainActor(for: nil) }
         let resolver = Resolver(context, index, resolution)
         let result = UncheckedResult<Object>()
         // Called from here, a main-actor closure hops only when the caller is elsewhere.

@@ -243,8 +243,8 @@ extension SingletonSlot {
     /// something this lookup already owns is told to await (`Resolution.awaitsMainActor`).
     private func madeOnMainActor(_ context: ApplicationContext, _ resolution: Resolution) async throws(ContextError) -> MadeValue {
         if records[index].published.load(ordering: .acquiring) != nil { return Coordinator.lock.withLock { states[index].made! } }
-        resolution.setAwaitsMainActor(true)
-        defer { resolution.setAwaitsMainActor(false) }
+        resolution.setAwaitsMainActor(for: (context, index))
+        defer { resolution.setAwaitsMainActor(for: nil) }
         do {
             // A main-actor closure called from here: no hop when the caller is on the main actor
             // already (`MainActor.run` would hop off it and back). It holds the context, so the

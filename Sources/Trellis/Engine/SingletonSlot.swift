@@ -75,7 +75,7 @@ struct SingletonSlot: Sendable {
             Coordinator.stampEarlyReference(group.root)
             return .made(states[index].made!)
         case .making, .injecting, .deferred:
-            if let waited = Coordinator.cycle(through: phase, to: resolution) ?? waitForMainActorHop(phase, waitsSynchronously) {
+            if let waited = Coordinator.cycle(through: phase, to: resolution) ?? waitForMainActorHop(phase, resolution, waitsSynchronously) {
                 let cyclePath = resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [key] + waited
                 let ownerGroup: PublicationGroup
                 let shareable: Bool
@@ -100,15 +100,20 @@ struct SingletonSlot: Sendable {
     }
 
     /// A synchronous lookup on the main actor meeting a singleton whose injector waits to hop
-    /// onto the main actor (a main-actor singleton it needs): waiting would hold the main actor
-    /// from the very lookup that must run there, a cycle through the hop that the wait-for graph
-    /// does not record. For a singleton being injected this is a property cycle (the main-actor
-    /// singleton's property and this one's), answered as one: the object early (`[]`: no key
-    /// waited on in between). `nil` otherwise, where `mayWait` refuses the wait instead.
-    /// Called with the lock held.
-    private func waitForMainActorHop(_ phase: CreationPhase, _ waitsSynchronously: Bool) -> [String]? {
+    /// onto the main actor to make a main-actor singleton this lookup is making: waiting would
+    /// hold the main actor from the very lookup that must run there, a cycle through the hop that
+    /// the wait-for graph does not record. For a singleton being injected this is a property
+    /// cycle (the main-actor singleton's property and this one's), answered as one: the object
+    /// early (`[]`: no key waited on in between). `nil` otherwise, where `mayWait` refuses the
+    /// wait instead (a lookup on the main actor that merely needs the singleton gets
+    /// `requiresAwait`, never an object still being injected). Called with the lock held.
+    private func waitForMainActorHop(_ phase: CreationPhase, _ resolution: Resolution, _ waitsSynchronously: Bool) -> [String]? {
         guard waitsSynchronously, case .injecting(_, _, true) = phase, phase.waitsForTheMainActor else { return nil }
-        return []
+        let closesACycle = phase.blockers.contains { blocker in
+            guard let hop = blocker.resolution.mainActorHop else { return false }
+            return hop.context.with { resolution.isMaking(hop.index, of: $0) }
+        }
+        return closesACycle ? [] : nil
     }
 
     /// Whether a lookup may wait for the end of `phase`: by the phase's rules

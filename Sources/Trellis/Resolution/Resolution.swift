@@ -152,12 +152,18 @@ final class Resolution: @unchecked Sendable {
         return children.contains { $0.attachDepth >= depth && $0.hasSuspendedWithin(from: 0) }
     }
 
-    /// Set while this resolution waits to run a main-actor closure on the main actor.
-    private(set) var awaitsMainActor = false
+    /// The main-actor definition this resolution waits to make on the main actor, while it
+    /// waits for the hop. Guarded by `Coordinator.lock`.
+    @exclusivity(unchecked) private(set) var mainActorHop: (context: Unretained<ApplicationContext>, index: Int)?
 
-    func setAwaitsMainActor(_ value: Bool) {
+    /// Set while this resolution waits to run a main-actor closure on the main actor.
+    var awaitsMainActor: Bool { mainActorHop != nil }
+
+    /// Notes that this resolution waits to hop onto the main actor to make definition `index`
+    /// of `context` (`nil`: the hop is over), and wakes the blocked callers to decide again.
+    func setAwaitsMainActor(for hop: (context: ApplicationContext, index: Int)?) {
         Coordinator.lock.withLock {
-            awaitsMainActor = value
+            mainActorHop = hop.map { (Unretained($0.context), $0.index) }
             Coordinator.lock.broadcast()
         }
     }

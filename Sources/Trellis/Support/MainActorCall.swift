@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -32,13 +33,35 @@ enum MainActorCall {
         (try? ifOnMainActor { () }) != nil
     }
 
+    /// Marks the main dispatch queue, once, so code can tell it runs there.
+    private static let mainQueueKey: DispatchSpecificKey<UInt8> = {
+        let key = DispatchSpecificKey<UInt8>()
+        DispatchQueue.main.setSpecific(key: key, value: 1)
+        return key
+    }()
+
+    /// Whether the caller runs on the main dispatch queue, the main actor's executor: also code
+    /// outside any task there (a `DispatchQueue.main` callback), which `Task.immediate` does not
+    /// recognise, and which on Linux runs on whichever thread drains the main queue.
+    private static var isOnMainQueue: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    }
+
+    /// Runs `body` here, where the caller is known to be on the main actor.
+    private static func runHere<T>(_ body: @MainActor () throws -> T) throws -> T {
+        let outcome = Outcome<T>()
+        MainActor.assumeIsolated { outcome.result = Result(catching: body) }
+        return try outcome.result!.get()
+    }
+
     /// `body`'s result, or `nil` when the caller is not on the main actor (nothing ran).
     static func ifOnMainActor<T>(_ body: @escaping @MainActor @Sendable () throws -> T) throws -> T? {
+        if isOnMainQueue { return try runHere(body) }
         #if canImport(Darwin)
         guard #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) else {
             // Before Task.immediate, Apple platforms run the main actor on the main thread only.
             guard pthread_main_np() != 0 else { return nil }
-            return try MainActor.assumeIsolated { try Result(catching: body) }.get()
+            return try runHere(body)
         }
         #endif
         let outcome = Outcome<T>()

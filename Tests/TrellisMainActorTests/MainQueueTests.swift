@@ -1,0 +1,86 @@
+import Dispatch
+import Foundation
+import Testing
+import Trellis
+import TrellisTestSupport
+
+// Docs/Concurrency.md: code on the main actor outside any task (a `DispatchQueue.main`
+// callback, a timer) is on the main actor too: a main-actor definition is made there, and a
+// lookup there never blocks for a lookup waiting to hop onto the main actor.
+
+final class QueueModel {}
+
+final class QueueUser {
+    @Inject var model: QueueModel
+    nonisolated init() {}
+}
+
+nonisolated struct QueueFactory: ObjectFactory {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+    var definitions: Definitions {
+        createMainActorSingleton("model") { QueueModel() }
+        createSingleton("user") { [entered, release] () -> QueueUser in
+            entered.countDown()
+            release.wait()
+            return QueueUser()
+        }
+    }
+}
+
+/// Runs `body` on the main queue, outside any task, and hands back what it returns.
+nonisolated func onTheMainQueue<R: Sendable>(_ body: @escaping @MainActor @Sendable () -> R) async -> R {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume(returning: MainActor.assumeIsolated { body() }) }
+    }
+}
+
+/// Waits for `latch` on a thread of its own, never a thread of the pool; `false` if the hang
+/// guard gave up (the process stopped making progress), never because of a clock.
+nonisolated func opensWithoutHanging(_ latch: ConcurrencyLatch) async -> Bool {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: latch.wait()) }.start()
+    }
+}
+
+@Suite struct MainQueueTests {
+    @Test nonisolated func aMainActorSingletonIsMadeOnTheMainQueueOutsideATask() async throws {
+        let context = try await ApplicationContext(QueueFactory())
+        let made = await onTheMainQueue { () -> Bool in (try? context.object("model", as: QueueModel.self)) != nil }
+        #expect(made)
+    }
+
+    @Test nonisolated func aLookupOnTheMainQueueNeverWaitsForALookupWaitingToHopThere() async throws {
+        // `user` is made off the main actor by an awaited lookup, whose injection must hop onto
+        // the main actor for `model`; the main queue asks for `user` meanwhile.
+        let factory = QueueFactory()
+        let context = try await ApplicationContext(factory)
+        let maker = Task.detached { try await context.object("user", as: QueueUser.self) }
+        // The maker's closure holds a thread of the pool until `release`: everything that leads
+        // there runs on a thread of its own, so no other test holding the pool can hold it up.
+        let answered = ConcurrencyLatch(count: 1)
+        let answer = Guarded<String>("")
+        Thread {
+            guard factory.entered.wait() else { return answered.countDown() }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    do throws(ContextError) {
+                        let user = try context.object("user", as: QueueUser.self)
+                        answer.withLock { $0 = (try? user.$model.get()) == nil ? "a user not injected yet" : "an injected user" }
+                    } catch {
+                        answer.withLock { $0 = if case .requiresAwait = error { "requiresAwait" } else { "\(error)" } }
+                    }
+                }
+                answered.countDown()
+            }
+            factory.release.countDown()
+        }.start()
+        try #require(await opensWithoutHanging(answered), "the main queue and the lookup hopping onto it waited for each other")
+        // Either it came after `user` was made, or it was told to await; never handed a `user`
+        // whose `model` is not injected yet.
+        #expect(["an injected user", "requiresAwait"].contains(answer.value), "\(answer.value)")
+        let user = try await maker.value
+        let model = try await context.object("model", as: QueueModel.self)
+        #expect(await MainActor.run { user.model === model })
+    }
+}
