@@ -45,7 +45,11 @@ final class Resolution: @unchecked Sendable {
     var isCalledFromUserCode: Bool { parent == nil || isNested }
     /// Collectors and rules shared by the whole lookup.
     var session: Session {
-        didSet { collectsStartup = session.startup != nil }
+        didSet {
+            collectsStartup = session.startup != nil
+            // A validation's problem is its own: a reused resolution keeps none for the next.
+            collectedProblem = nil
+        }
     }
     /// `session.startup != nil`, read by every make without touching the session object.
     private(set) var collectsStartup = false
