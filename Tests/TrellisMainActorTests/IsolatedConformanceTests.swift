@@ -80,27 +80,13 @@ nonisolated struct EditorFactory: ObjectFactory {
     }
 }
 
-/// `DraftLock`, hashable.
-nonisolated struct HashableLock: Hashable {
-    let events: AppEvents
-    static func == (lhs: HashableLock, rhs: HashableLock) -> Bool { lhs.events === rhs.events }
-    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(events)) }
-}
-
-extension HashableLock: Disposable {
-    func dispose() {
-        MainActor.assertIsolated("a main-actor Disposable struct was disposed off the main actor")
-        events.record("draft lock released")
-    }
-}
-
 /// Main-actor disposables made as an optional and as an `AnyHashable`: a cast looks past both,
 /// so a close disposes them as it disposes the object itself.
 nonisolated struct WrappedUndoFactory: ObjectFactory {
     let events: AppEvents
     var definitions: Definitions {
         createMainActorSingleton("undo") { [events] () -> UndoHistory? in UndoHistory(events: events) }
-        createMainActorSingleton("lock") { [events] in AnyHashable(HashableLock(events: events)) }
+        createMainActorSingleton("lock") { [events] in AnyHashable(DraftLock(events: events)) }
     }
 }
 
@@ -123,8 +109,11 @@ nonisolated struct AsyncMainActorScopesFactory: ObjectFactory {
 
 /// A value that is not isolated, whose conformance to `Disposable` is (this target's default): a
 /// close knows a struct from its declared type, and must still find this one disposable.
-nonisolated struct DraftLock {
+nonisolated struct DraftLock: Hashable {
     let events: AppEvents
+    // Hashable (by its events' identity) so it can be made as an `AnyHashable` too.
+    static func == (lhs: DraftLock, rhs: DraftLock) -> Bool { lhs.events === rhs.events }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(events)) }
 }
 
 extension DraftLock: Disposable {
