@@ -155,6 +155,51 @@ private struct MadeButRestrictedFactory: ObjectFactory {
     }
 }
 
+/// `a1` makes the main-actor singleton `screen` (its lookup hops to the main actor), then pulls in
+/// the synchronous `holder`, which asks for `screen` off the main actor: during the concurrent
+/// phase it gets `MainActorRequired`, made or not, as it would if `screen` were not made yet.
+/// Or `holder` asks for `injected`, which has it as an `@Inject` property.
+private struct MainActorMadeButRestrictedFactory: ObjectFactory {
+    let throughProperty: Bool
+
+    var definitions: Definitions {
+        createMainActorSingleton("screen") { StartNode("screen") }
+        createEagerSingleton("a1") { r async throws -> StartNode in
+            let screen: StartNode = try await r.object("screen")
+            return StartNode("a1", next: StartNode(screen.key, next: try await r.object("holder")))
+        }
+        createSingleton("holder") { [throughProperty] r in
+            StartNode("holder", next: throughProperty ? try r.object("injected", as: ScreenHolder.self).screen : try r.object("screen", as: StartNode.self))
+        }
+        createSingleton("injected") { ScreenHolder() }
+    }
+}
+
+/// A parent whose main-actor singleton is lazy.
+private struct LazyScreenFactory: ObjectFactory {
+    var definitions: Definitions { createMainActorSingleton("screen") { StartNode("screen") } }
+}
+
+private final class ScreenHolder: @unchecked Sendable {
+    // Safe: injected once, by the context that makes it, before anyone else sees it.
+    @Inject var screen: StartNode
+}
+
+/// A started parent's main-actor eager singleton is made: a synchronous closure pulled in
+/// during the child's concurrent phase gets it off the main actor.
+private struct StartedMainActorParentFactory: ObjectFactory {
+    var definitions: Definitions {
+        createMainActorEagerSingleton("screen") { StartNode("screen") }
+    }
+}
+
+private struct ChildOfStartedMainActorFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("pool") { r async throws -> StartNode in StartNode("pool", next: try await r.object("repository")) }
+        createSingleton("repository") { r in StartNode("repository", next: try r.object("screen", as: StartNode.self)) }
+    }
+}
+
 private struct StartedParentFactory: ObjectFactory {
     var contextName: String { "StartedParent" }
 
@@ -394,6 +439,34 @@ private func expectWellFormed(_ report: StartupReport, sourceLocation: SourceLoc
         }
         let report = await ApplicationContext.validate(MadeButRestrictedFactory())
         #expect(report.problems.contains { $0.requiresAwaitKeyAndPath?.path.suffix(2) == ["m", "a3"] }, "\(report)")
+    }
+
+    @Test(arguments: [false, true])
+    func synchronousClosureInTheConcurrentPhaseGetsNoMainActorDefinitionEvenAMadeOne(throughProperty: Bool) async throws {
+        let factory = MainActorMadeButRestrictedFactory(throughProperty: throughProperty)
+        let lookup = throughProperty ? ["a1", "holder", "injected", "screen"] : ["a1", "holder", "screen"]
+        for _ in 0..<20 {
+            let error = try #require(await asyncError { try await ApplicationContext(factory) })
+            let failure = try #require(error.creationFailure, "expected creationFailed, got \(error)")
+            #expect(failure.key == "screen")
+            #expect(failure.path == lookup)
+            #expect((failure.underlying as? MainActorRequired)?.key == "screen")
+        }
+        let report = await ApplicationContext.validate(factory)
+        #expect(report.problems.contains { $0.creationFailure?.path == lookup }, "\(report)")
+    }
+
+    @Test func synchronousClosureInTheConcurrentPhaseGetsMainActorEagerSingletonsOfAStartedParent() async throws {
+        let parent = try await ApplicationContext(StartedMainActorParentFactory())
+        let child = try await ApplicationContext(ChildOfStartedMainActorFactory(), parent: parent)
+        let pool: StartNode = try Sync.object(child, "pool")
+        #expect(pool.next?.next === (try Sync.object(parent, "screen", as: StartNode.self)))
+        #expect(await ApplicationContext.validate(ChildOfStartedMainActorFactory(), parent: parent).problems == [])
+        // A lazy one is not, even once made: the rule does not depend on when it was.
+        let lazyParent = try await ApplicationContext(LazyScreenFactory())
+        _ = try await lazyParent.object("screen", as: StartNode.self)
+        let error = try #require(await asyncError { try await ApplicationContext(ChildOfStartedMainActorFactory(), parent: lazyParent) })
+        #expect(error.creationFailure?.path == ["pool", "repository", "screen"], "\(error)")
     }
 
     @Test func synchronousClosureInTheConcurrentPhaseGetsAsyncEagerSingletonsOfAStartedParent() async throws {

@@ -18,13 +18,15 @@ struct Requester {
     let label: Pinned<InjectionPlan.Field>?
 
     /// Records the dependency edge to definition `index` of `found` (`levels` up the requester's
-    /// chain) and applies the rules of synchronous lookups of async definitions: during the
-    /// concurrent phase of a start, an async definition is `requiresAwait` even if made; while
+    /// chain) and applies the rules of synchronous lookups of async and main-actor definitions:
+    /// during the concurrent phase of a start, an async definition is `requiresAwait` even if
+    /// made, and a main-actor one off the main actor is `MainActorRequired` even if made; while
     /// validating, an edge that timing could leave unmade is reported.
     @inline(__always)
     func noteLookup(of found: ApplicationContext, _ index: Int, levels: Int) throws(ContextError) {
         recordEdge(to: index, levels: levels)
         if found.records[index].isAsync { try checkSynchronousUse(of: found, index) }
+        else if found.records[index].runsOnMainActor { try checkMainActorUse(of: found, index) }
     }
 
     @inline(__always)
@@ -59,5 +61,20 @@ struct Requester {
         let problem = ContextError.requiresAwait(key: key, path: resolution.path(appending: key))
         if session.restrictsAsync { throw problem }
         session.problems?.add(problem, foundIn: context.with { $0.key(at: self.index) })
+    }
+
+    /// The concurrent phase's rule for a synchronous main-actor definition: a synchronous frame
+    /// off the main actor (a synchronous closure an async eager singleton pulled in) never gets
+    /// it, made or not, as it could not make it; otherwise the start would succeed or fail by
+    /// whether another eager singleton had made it yet. Elsewhere, where the lookup runs decides,
+    /// and a made one is handed out.
+    @inline(never)
+    private func checkMainActorUse(of found: ApplicationContext, _ index: Int) throws(ContextError) {
+        let resolution = self.resolution.object
+        let session = resolution.session
+        guard session.restrictsAsync, found.records[index].scope != .eagerSingleton || session.isStarting(found),
+              !MainActorCall.isOnMainActor else { return }
+        let key = found.key(at: index)
+        throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: MainActorRequired(key: key))
     }
 }
