@@ -35,12 +35,53 @@ private struct ServerFactory: ObjectFactory {
     #expect(metrics.waited == .zero)
 }
 
+/// `prepare` pulls in `schema` and opens the gate once it has it; `server` waits at the gate, so
+/// it asks for `schema` (by its closure, or its object's `@Inject` property) only once it is made.
+private struct LateAskFactory: ObjectFactory {
+    let throughProperty: Bool
+    let schemaMade = AsyncGate()
+
+    var definitions: Definitions {
+        createSingleton("schema") { () async in
+            await Task.yield()
+            return "schema"
+        }
+        createEagerSingleton("prepare") { [schemaMade] r in
+            let schema: String = try await r.object("schema")
+            schemaMade.open()
+            return "prepared " + schema
+        }
+        createEagerSingleton("server") { [schemaMade, throughProperty] r in
+            await schemaMade.wait()
+            if !throughProperty { _ = try await r.object("schema", as: String.self) }
+            return Server()
+        }
+    }
+}
+
+private final class Server: @unchecked Sendable {
+    // Safe: injected by its context before anyone else sees it.
+    @Inject var schema: String
+}
+
 private struct SequentialFactory: ObjectFactory {
     var definitions: Definitions {
         createEagerSingleton("config") { "config" }
         createSingleton("pool") { r in "pool of " + (try r.object("config", as: String.self)) }
         createEagerSingleton("migrations") { "migrated" }
         createEagerSingleton("server") { "server" }.dependsOn("pool")
+    }
+}
+
+@Test(arguments: [false, true])
+func aDependencyMadeBeforeItWasAskedForWasNotWaitedForNorIsItOnTheCriticalPath(throughProperty: Bool) async throws {
+    for _ in 0..<20 {
+        let report = try await ApplicationContext(LateAskFactory(throughProperty: throughProperty)).startupReport
+        let server = try #require(report.entries.first { $0.key == "server" })
+        #expect(server.waited == .zero)
+        // Whichever eager singleton ends last, the chain of waits that led to it.
+        let last = try #require(report.entries.max { $0.end < $1.end })
+        #expect(report.criticalPath == (last.key == "server" ? ["server"] : ["schema", "prepare"]), "\(report)")
     }
 }
 

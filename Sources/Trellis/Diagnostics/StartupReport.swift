@@ -15,8 +15,9 @@ public struct StartupReport: Sendable, CustomStringConvertible {
         /// The objects made while making it, as `Context.key`, in the order they were finished.
         public let pulledIn: [String]
         /// The part of its making spent waiting for other definitions: the time during which
-        /// the definitions it depends on were being made, by its own lookups or by another task
-        /// it waited for. `duration - waited` is the time its own closure and injection took.
+        /// the definitions it depends on were being made after it asked for them, by its own
+        /// lookups or by another task it waited for. `duration - waited` is the time its own
+        /// closure and injection took.
         public let waited: Duration
 
         init(key: String, start: Duration, end: Duration, pulledIn: [String], waited: Duration = .zero) {
@@ -41,8 +42,9 @@ public struct StartupReport: Sendable, CustomStringConvertible {
 
     /// The chain of waits that set the start's duration, outermost dependency first, as
     /// `["config", "pool", "server"]`: the eager singleton that finished last, the definition
-    /// made during the start that it depends on and that took longest to make, the same for
-    /// that one, and so on.
+    /// made during the start that it depends on and that took longest to make (made before it
+    /// began, or after it asked; not one another task made meanwhile), the same for that one,
+    /// and so on.
     /// Keys of this context are plain, those of a parent are `Context.key`. Speeding up anything
     /// on it shortens the start; anything off it was made while the path was waiting anyway.
     /// Empty when the start made nothing.

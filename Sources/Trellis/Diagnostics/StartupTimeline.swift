@@ -30,12 +30,31 @@ final class StartupTimeline: @unchecked Sendable {
         let isEnd: Bool
     }
 
+    /// A definition made during the start asked for another: what it waited for is only the
+    /// part of that one's making after this. Noted with the dependency edge (once per requesting
+    /// definition and dependency: its first making records its edges).
+    private struct Ask {
+        /// Unretained, as a mark's: the requesting definition's context.
+        let context: Unretained<ApplicationContext>
+        let from: Int
+        /// How many parents up the requester's chain the dependency is.
+        let levels: Int
+        let to: Int
+        let time: Duration
+    }
+
+    private struct AskedPair: Hashable {
+        let from: Node
+        let to: Node
+    }
+
     let clock = ContinuousClock()
     let began: ContinuousClock.Instant
     private let lock = Lock.make()
     // Safe (and `@unchecked Sendable`): read and written with `lock` held only, which also
     // makes the runtime's exclusivity check redundant.
     @exclusivity(unchecked) private var marks: [Mark] = []
+    @exclusivity(unchecked) private var asks: [Ask] = []
 
     init() {
         began = clock.now
@@ -62,6 +81,24 @@ final class StartupTimeline: @unchecked Sendable {
     func ended(_ index: Int, of context: ApplicationContext) {
         let mark = Mark(context: Unretained(context), index: index, time: now, isEnd: true)
         withLock { marks.append(mark) }
+    }
+
+    /// Definition `from` of `context` asks for definition `to`, `levels` parents up its chain.
+    func asked(_ to: Int, levels: Int, from: Int, of context: ApplicationContext) {
+        let ask = Ask(context: Unretained(context), from: from, levels: levels, to: to, time: now)
+        withLock { asks.append(ask) }
+    }
+
+    /// When each definition first asked for each of its dependencies.
+    private func askedAt() -> [AskedPair: Duration] {
+        var times: [AskedPair: Duration] = [:]
+        for ask in withLock({ asks }) {
+            let asker = ask.context.object
+            let owner = asker.ancestor(ask.levels).object
+            let pair = AskedPair(from: Node(context: ObjectIdentifier(asker), index: ask.from), to: Node(context: ObjectIdentifier(owner), index: ask.to))
+            times[pair] = min(times[pair] ?? ask.time, ask.time)
+        }
+        return times
     }
 
     /// Every making that ended, by definition.
@@ -105,20 +142,34 @@ final class StartupTimeline: @unchecked Sendable {
         func node(of entry: StartupReport.Entry) -> Node? {
             context.configuration.table.definition(withKey: entry.key).map { Node(context: ObjectIdentifier(context), index: $0) }
         }
-        // Waited: the part of its making during which what it depends on was being made (by its
-        // own lookups, or by another task it waited for).
+        // When a dependency was asked for: one made by another task before it was asked for
+        // held nothing up. (An edge noted without its time counts from the requester's start.)
+        let asked = askedAt()
+        func askedFor(_ dependency: Node, by node: Node, from start: Duration) -> Duration {
+            max(asked[AskedPair(from: node, to: dependency)] ?? start, start)
+        }
+        // Waited: the part of its making during which what it depends on was being made after it
+        // asked for it (by its own lookups, or by another task it waited for).
         let timed = entries.map { entry -> StartupReport.Entry in
             guard let node = node(of: entry) else { return entry }
-            let spans = (dependencies[node] ?? []).compactMap { made[$0] }.map { (max($0.start, entry.start), min($0.end!, entry.end)) }
+            let spans = (dependencies[node] ?? []).compactMap { dependency in
+                made[dependency].map { (max($0.start, askedFor(dependency, by: node, from: entry.start)), min($0.end!, entry.end)) }
+            }
             return entry.waiting(Self.covered(spans))
         }
         guard let last = entries.max(by: { $0.end < $1.end }), var current = node(of: last) else { return (timed, []) }
         var path = [current]
         var end = last.end
         // The dependency that took longest (its own waits included) is the one that held it up
-        // most: made by its own lookup, or by another task it waited for. Ties: the later one.
+        // most: made by its own lookup, by another task it waited for, or before it began (a
+        // synchronous start's earlier eager singletons, an async start's concurrent phase); not
+        // one another task made while it ran, before it asked. Ties: the later one.
         func length(_ node: Node) -> (Duration, Duration) { (made[node]!.end! - made[node]!.start, made[node]!.end!) }
-        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end }).max(by: { length($0) < length($1) }) {
+        func heldUp(_ node: Node, _ dependency: Node) -> Bool {
+            let start = made[node]!.start, end = made[dependency]!.end!
+            return end <= start || askedFor(dependency, by: node, from: start) < end
+        }
+        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end && heldUp(current, $0) }).max(by: { length($0) < length($1) }) {
             path.append(next)
             current = next
             end = made[next]!.end!

@@ -326,6 +326,17 @@ struct ObjectInjection: BitwiseCopyable {
             if routed != 0 { context.with { $0.journal }.record(routed: routed, from: first, of: route, for: requester) }
             first += UInt64.bitWidth
         }
+        if let timeline = resolution.object.session.startup?.timeline { noteAsked(route, timeline) }
+    }
+
+    /// During a start, the routed fields' targets are asked for now, as they are filled next.
+    private func noteAsked(_ route: InjectionRoute, _ timeline: StartupTimeline) {
+        for position in plan.object.fields.indices {
+            let header = plan.object.fields[position].headerOffset
+            guard fields[headerAt: header].isPending, !fields[headerAt: header].isLazy,
+                  let target = route.target(position, in: fields), target.index >= 0 else { continue }
+            context.with { timeline.asked(target.index, levels: target.levels, from: requester, of: $0) }
+        }
     }
 
     /// A validation goes on with the other properties of its scratch context's objects, to

@@ -32,10 +32,16 @@ struct Requester {
     @inline(__always)
     func recordEdge(to index: Int, levels: Int) {
         guard self.index >= 0 else { return }
+        if !context.with({ $0.records[self.index].edgesRecorded.load(ordering: .relaxed) }) { recordFirstEdge(to: index, levels: levels) }
+    }
+
+    /// `recordEdge` while the requesting definition is made for the first time; during a
+    /// start, also when it asked (`StartupTimeline`).
+    @inline(never)
+    private func recordFirstEdge(to index: Int, levels: Int) {
         context.with { context in
-            if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
-                context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
-            }
+            context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
+            resolution.object.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context)
         }
     }
 
