@@ -441,7 +441,7 @@ private struct DocsPaymentsFactory: ObjectFactory {
     @Test func requiresAwaitNamesTheKeyAndBothFixes() throws {
         let app = try ApplicationContext(DocsMailFactory())
         #expect(message { _ = try app.object("config", as: ErrorMessageWidget.self) }
-            == "'config' needs an async lookup, so a synchronous call cannot have it: it is async and not made yet (or being made, or made while the context's async eager singletons start, when synchronous closures never get async definitions). Look it up with `try await` (from an async closure, if a closure needs it), or make it an eager singleton and start the context with `try await ApplicationContext(…)`.")
+            == "'config' needs an async lookup, so a synchronous call cannot have it: it is async and not made yet (or being made, or made while the context's async eager singletons start, when synchronous closures never get async definitions), or being made by an async lookup that has suspended (awaiting something, or waiting to run on the main actor), which a synchronous call never blocks for. Look it up with `try await` (from an async closure, if a closure needs it), or make it an eager singleton and start the context with `try await ApplicationContext(…)`.")
     }
 }
 

@@ -146,7 +146,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .requiresAwait(key, path) where path.first == "close()":
             return "'\(key)' is AsyncDisposable, so a synchronous close() cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`."
         case let .requiresAwait(key, path):
-            return "'\(key)' needs an async lookup, so a synchronous call cannot have it\(Self.pathSuffix(path)): it is async and not made yet (or being made, or made while the context's async eager singletons start, when synchronous closures never get async definitions). Look it up with `try await` (from an async closure, if a closure needs it), or make it an eager singleton and start the context with `try await ApplicationContext(…)`."
+            return "'\(key)' needs an async lookup, so a synchronous call cannot have it\(Self.pathSuffix(path)): it is async and not made yet (or being made, or made while the context's async eager singletons start, when synchronous closures never get async definitions), or being made by an async lookup that has suspended (awaiting something, or waiting to run on the main actor), which a synchronous call never blocks for. Look it up with `try await` (from an async closure, if a closure needs it), or make it an eager singleton and start the context with `try await ApplicationContext(…)`."
         case let .contextClosed(context, key):
             return "Context '\(context)' is closed: cannot look up '\(key)'. Look objects up before closing the context, or in a context that is still open."
         case let .disposalFailed(context, failures):
