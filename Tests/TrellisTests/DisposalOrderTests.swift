@@ -31,6 +31,17 @@ private struct LateDependencyCycleFactory: ObjectFactory {
     }
 }
 
+/// `x`, made at start, then the cycle of `a` and `b`: nothing relates them.
+private struct CycleAfterUnrelatedFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createEagerSingleton("x") { [log] in DisposableProbe("x", log: log) }
+        createSingleton("a") { [log] in LateCycleA(log: log) }
+        createSingleton("b") { [log] in LateCycleB(log: log) }
+        createSingleton("leaf") { [log] in DisposableProbe("leaf", log: log) }
+    }
+}
+
 /// A chain `link0` → `link1` → … of `length` singletons, each made by the one before it.
 private struct ChainFactory: ObjectFactory {
     let length: Int
@@ -266,15 +277,28 @@ struct DisposalOrderTests {
         #expect(try position(of: "b", in: order) < position(of: "leaf", in: order), "\(order)")
     }
 
-    @Test func aCycleIsBrokenOnlyWhereNothingOutsideItStillDependsOnIt() throws {
+    @Test(arguments: ["a", "b"])
+    func aCycleIsBrokenOnlyWhereNothingOutsideItStillDependsOnIt(lookedUpFirst: String) throws {
         // Docs/Lifecycle.md: in a cycle the latest made goes first, and the edges into and out
-        // of the cycle still hold: `leaf`, made after both, waits for `b`, which needs it.
+        // of the cycle still hold: `leaf`, made after both, waits for the whole cycle (`b`
+        // needs it, and `a` reaches it through `b`), whichever member finished last.
         let log = DisposalLog()
         let context = try ApplicationContext(LateDependencyCycleFactory(log: log))
-        let a = try context.object("a", as: LateCycleA.self)
-        _ = a.b.leaf
+        _ = try context.object(lookedUpFirst, as: Any.self)
+        _ = try context.object("b", as: LateCycleB.self).leaf
         try context.close()
-        #expect(log.keys == ["a", "b", "leaf"], "a, finished last, goes first; leaf only after b")
+        let other = lookedUpFirst == "a" ? "b" : "a"
+        #expect(log.keys == [lookedUpFirst, other, "leaf"], "the one finished last goes first; leaf only after the cycle")
+    }
+
+    @Test func aCycleTakesItsPlaceAmongTheOthersByItsLatestMadeMember() throws {
+        // Docs/Lifecycle.md: where the edges say nothing, the latest made first; `x` was made
+        // before the cycle, so it goes after it.
+        let log = DisposalLog()
+        let context = try ApplicationContext(CycleAfterUnrelatedFactory(log: log))
+        _ = try context.object("a", as: LateCycleA.self)
+        try context.close()
+        #expect(log.keys == ["a", "b", "x"])
     }
 
     @Test func aLongChainIsDisposedFromItsFirstLinkToItsLast() throws {
