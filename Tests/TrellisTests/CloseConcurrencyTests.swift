@@ -235,6 +235,48 @@ private func synchronousClosersDuringAnAsyncClose() async {
     }
 }
 
+/// A synchronous disposal that tells the test it began, then waits for it.
+private final class HeldPlainDisposal: Disposable, Sendable {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+    func dispose() {
+        entered.countDown()
+        _ = release.wait()
+    }
+}
+
+private struct HeldPlainFactory: ObjectFactory {
+    let held: HeldPlainDisposal
+    var contextName: String { "Service" }
+    var definitions: Definitions { createEagerSingleton("slow") { [held] in held } }
+}
+
+/// The body of the exit test below: an awaited `close()` disposes a plain `Disposable` (on a
+/// thread of the pool, held until the test lets it go) while a task calls the synchronous
+/// `close()`. Exits with 0 when the refusal names the singleton and says a close is under way.
+private func synchronousCloseInATaskDuringAnAwaitedCloseOfPlainDisposables() async {
+    let finished = ConcurrencyLatch(count: 1)
+    _ = ConcurrencyThreads.start(1) { _ in
+        if !finished.wait() {
+            print("hang")
+            exit(1)
+        }
+    }
+    let held = HeldPlainDisposal()
+    guard let context = try? await ApplicationContext(HeldPlainFactory(held: held)) else { exit(2) }
+    let closer = Task { try await context.close() }
+    guard await opensInTime(held.entered) else { exit(3) }
+    let error = await Task { thrownContextError { () throws(ContextError) in try closeSynchronously(context) } }.value
+    held.release.countDown()
+    _ = try? await closer.value
+    finished.countDown()
+    guard case let .requiresAwait(key, path)? = error, key == "slow", path.last == "slow",
+          "\(error!)".contains("An awaited close() of this context is disposing") else {
+        print("refused with \(String(describing: error))")
+        exit(4)
+    }
+}
+
 // MARK: - Tests
 
 @Suite("Close: concurrent closers and lookups racing close")
@@ -450,6 +492,15 @@ struct CloseConcurrencyTests {
     @Test func synchronousCloseFromTasksDuringAnAsyncCloseDoesNotStarveThePool() async {
         await #expect(processExitsWith: .success) {
             await synchronousClosersDuringAnAsyncClose()
+        }
+    }
+
+    /// Docs/Lifecycle.md: while an awaited `close()` disposes, a synchronous one in a task throws
+    /// `requiresAwait`, naming a singleton being disposed (not the context) and why. In a child
+    /// process: the awaited close holds a thread of the pool meanwhile.
+    @Test func synchronousCloseInATaskDuringAnAwaitedCloseNamesASingletonBeingDisposed() async {
+        await #expect(processExitsWith: .success) {
+            await synchronousCloseInATaskDuringAnAwaitedCloseOfPlainDisposables()
         }
     }
 

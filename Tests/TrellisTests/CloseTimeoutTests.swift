@@ -186,6 +186,42 @@ private func blockingDisposalsLeftRunning() async {
     }
 }
 
+/// A synchronous disposal that blocks until the test opens `release` (on its own thread).
+private final class HeldDisposal: Disposable, Sendable {
+    let release: ConcurrencyLatch
+    init(release: ConcurrencyLatch) { self.release = release }
+    func dispose() { _ = release.wait() }
+}
+
+private final class Payload: Sendable {}
+
+private struct HeldFactory: ObjectFactory {
+    let release: ConcurrencyLatch
+    var definitions: Definitions {
+        createEagerSingleton("payload") { Payload() }
+        createEagerSingleton("socket") { [release] in HeldDisposal(release: release) }
+    }
+}
+
+@Test func aSynchronousDisposalLeftRunningKeepsOnlyItsOwnObjectAlive() async throws {
+    // Docs/Lifecycle.md: nothing outlives a context nobody references; a disposal left running
+    // by a bounded close holds its own object, not the context and its other singletons.
+    let release = ConcurrencyLatch(count: 1)
+    defer { release.countDown() }
+    weak var weakContext: ApplicationContext?
+    weak var weakPayload: Payload?
+    do {
+        let app = try await ApplicationContext(HeldFactory(release: release))
+        weakContext = app
+        weakPayload = try await app.object("payload", as: Payload.self)
+        let bound = DisposalBound(timeout: .milliseconds(1)) { _ in }     // the wait ends at once
+        let error = await thrownContextErrorAsync { () async throws(ContextError) in try await app.close(waitingAtMost: bound) }
+        guard case .disposalFailed? = error else { Issue.record("expected the disposal reported as timed out, got \(String(describing: error))"); return }
+    }
+    #expect(weakContext == nil, "the closed context is kept alive by the disposal left running")
+    #expect(weakPayload == nil, "another singleton is kept alive by the disposal left running")
+}
+
 // MARK: - Closing from inside, cancelled, and without end
 
 /// A synchronous disposal that closes its own context, which `box` holds.
@@ -257,6 +293,43 @@ private struct DrainingFactory: ObjectFactory {
     let error = try #require(closed, "the close did not return")
     #expect(error == nil)
     #expect(log.keys == ["server started", "server", "pool"])
+}
+
+/// An async disposal that fails if it sees its task cancelled.
+private final class CancellationSensitiveServer: AsyncDisposable, Sendable {
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() async throws {
+        await Task.yield()
+        try Task.checkCancellation()
+        log.record("server")
+    }
+}
+
+private struct CancellationSensitiveFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createSingleton("pool") { [log] in DisposableProbe("pool", log: log) }
+        createEagerSingleton("server") { [log] in CancellationSensitiveServer(log: log) }.dependsOn("pool")
+    }
+}
+
+@Test(arguments: [false, true])
+func aCloseInACancelledTaskDoesNotCancelItsDisposals(bounded: Bool) async throws {
+    // Docs/RunningAService.md: cancellation does not shorten a close; the disposals do not see it.
+    let log = DisposalLog()
+    let app = try await ApplicationContext(CancellationSensitiveFactory(log: log))
+    let closed = await finishesInTime { () async -> ContextError? in
+        await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await thrownContextErrorAsync { () async throws(ContextError) in
+                if bounded { try await app.close(timeout: .seconds(3600)) } else { try await app.close() }
+            }
+        }.value
+    }
+    let error = try #require(closed, "the close did not return")
+    #expect(error == nil)
+    #expect(log.keys == ["server", "pool"])
 }
 
 @Test func aBoundedCloseWithTheLongestTimeoutThereIsDisposesNormally() async throws {

@@ -75,6 +75,9 @@ public final class ApplicationContext: Sendable {
     /// Set while a close decides what to dispose: singletons claimed without the lock are then
     /// published under it (`SingletonSlot.publishWithoutLock`).
     let holdsPublications = Atomic<Bool>(false)
+    /// The number its close's disposals are scoped by (`ClosingScope`), unique in the process;
+    /// 0 until they begin.
+    let closingScopeNumber = Atomic<UInt64>(0)
 
     /// Builds a context from `factory` and starts it: checks every naming rule, then makes the
     /// eager singletons in declaration order.

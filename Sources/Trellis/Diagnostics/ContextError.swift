@@ -143,6 +143,8 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             return "Invalid definition '\(key)' in context '\(context)': \(reason)"
         case let .requiresAwait(key, path) where path.first == Self.closeOffMainActor:
             return "'\(key)' is disposable only on the main actor (its conformance to Disposable or AsyncDisposable is main-actor isolated, as every conformance of a module built with default main-actor isolation is), so a synchronous close() off the main actor cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`, which hops to the main actor for it, or call close() from main-actor code."
+        case let .requiresAwait(key, path) where path.first == Self.closeUnderWay:
+            return "An awaited close() of this context is disposing its singletons ('\(key)' among them), so a synchronous close() in a task cannot wait for it: it would hold a thread of the pool, possibly one those disposals need. Close with `try await context.close()`, which waits for the close under way by suspending."
         case let .requiresAwait(key, path) where path.first == "close()":
             return "'\(key)' is AsyncDisposable, so a synchronous close() cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`."
         case let .requiresAwait(key, path):
@@ -230,6 +232,9 @@ extension ContextError {
     /// The first element of a `requiresAwait` path when a synchronous `close()` off the main
     /// actor met a singleton disposable only on the main actor.
     static let closeOffMainActor = "close() off the main actor"
+    /// The first element of a `requiresAwait` path when a synchronous `close()` in a task met an
+    /// awaited close under way, whose disposals it would have to block a thread to wait for.
+    static let closeUnderWay = "close() in a task during an awaited close"
 }
 
 extension ContextError {

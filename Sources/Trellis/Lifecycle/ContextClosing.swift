@@ -24,10 +24,13 @@ struct ContextClosing {
                 // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s disposal,
                 // or blocking a task's thread for async work (possibly the thread it needs), is
                 // refused; a plain thread waits for synchronous disposals like any other closer.
-                let snapshot = madeSingletons()
+                let snapshot = Self.disposables(madeSingletons())
                 lock.unlock()
-                if let refusal = synchronousCloseRefusal(for: Self.disposables(snapshot)) { throw refusal }
-                if Resolution.isInTask { throw Self.closeRequiresAwait(context.name) }
+                if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
+                if Resolution.isInTask {
+                    let key = snapshot.first.map { context.key(at: $0.index) } ?? context.name
+                    throw .requiresAwait(key: key, path: [ContextError.closeUnderWay, key])
+                }
                 lock.lock()
                 while context.phase != .closed { lock.wait() }
                 lock.unlock()
@@ -126,8 +129,14 @@ struct ContextClosing {
         let ordered = DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count)
         let failures: [ContextError.DisposalFailure]
         if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
-            failures = await ClosingScope.closing(context) {
-                await Self.dispose(ordered, keys: context.configuration.table.keys, waitingAtMost: bound.map { ($0, context) })
+            let scope = ClosingScope.number(of: context), keys = context.configuration.table.keys
+            failures = await ClosingScope.closing(scope) {
+                if let bound { return await Self.dispose(ordered, keys: keys, waitingAtMost: (bound, scope)) }
+                // In a task of its own (which inherits the scope), so that a cancelled closer does
+                // not cancel the disposals: a close runs to its end. (Bounded, each disposal runs
+                // in a task of its own already.)
+                let handOver = UncheckedSendable(ordered)
+                return await Task { await Self.dispose(handOver.value, keys: keys) }.value
             }
         } else {
             // The common case, without the task-local's async form: its operation would run off
@@ -188,7 +197,7 @@ struct ContextClosing {
     private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
         // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
         if ordered.isEmpty { return [] }
-        return ClosingScope.closing(context) {
+        return ClosingScope.closing(ClosingScope.number(of: context)) {
             // By index, and an array of failures only when one fails: `compactMap` copied each
             // entry and made an array for every close.
             var failures: [ContextError.DisposalFailure] = []
@@ -209,10 +218,10 @@ struct ContextClosing {
     /// a task of its own (a synchronous one on a thread of its own) and is left running (and
     /// reported as ``DisposalTimedOut``) if it has not ended when the bound's wait does.
     nonisolated(nonsending)
-    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bounded: (bound: DisposalBound, context: ApplicationContext)? = nil) async -> [ContextError.DisposalFailure] {
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bounded: (bound: DisposalBound, scope: UInt64)? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
-            if let (bound, context) = bounded {
+            if let (bound, scope) = bounded {
                 let key = keys[singleton.index]
                 // The disposal task is the only code the context lets use the object from now on:
                 // the context is closed, and lookups can no longer hand it out.
@@ -223,7 +232,7 @@ struct ContextClosing {
                     // On its thread, in the closing scope the close gives its synchronous
                     // disposals: a `close()` of the context from inside returns at once.
                     ending = await BoundedDisposal.run(until: deadline, blocking: {
-                        try ClosingScope.closing(context) { Result { try handOver.value.dispose() } }.get()
+                        try ClosingScope.closing(scope) { Result { try handOver.value.dispose() } }.get()
                     })
                 } else {
                     let handOver = UncheckedSendable((singleton.disposal, singleton.value.anyValue))

@@ -34,7 +34,7 @@ final class ThreadState {
     /// The contexts this thread is closing with synchronous disposals (`ClosingScope`).
     // Without the runtime's exclusivity check (about 150 instructions a close): only the thread
     // this state belongs to reads or writes it, one access at a time.
-    @exclusivity(unchecked) var closing: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var closing: [UInt64] = []
     /// The parents of contexts freed on this thread, released one after the other.
     let parentRelease = ParentRelease()
     /// The reference of the process-wide default context as this thread last read it, and the
