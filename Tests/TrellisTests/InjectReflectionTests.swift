@@ -14,11 +14,31 @@ private final class ReflectionFacade {
     init(helper: ReflectionHelper) { _ = helper }
 }
 
+/// Where a closure finds its own context, to inject a helper it made.
+private final class ContextBox: @unchecked Sendable {
+    // Safe: set by the test before any lookup, read by the closures after.
+    var context: ApplicationContext?
+}
+
 private struct ReflectionFactory: ObjectFactory {
+    var box = ContextBox()
+
     var definitions: Definitions {
         createSingleton("clock") { ReflectionClock() }
         createPrototype("facade") { ReflectionFacade(helper: ReflectionHelper()) }
         createPrototype("plain") { ReflectionClock() }
+        // The helper is injected: by the context, as its error message advises, or from the
+        // current context on its first read.
+        createPrototype("injectedHelper") { [box] () throws -> ReflectionFacade in
+            let helper = ReflectionHelper()
+            try box.context!.inject(into: helper)
+            return ReflectionFacade(helper: helper)
+        }
+        createPrototype("currentHelper") { () -> ReflectionFacade in
+            let helper = ReflectionHelper()
+            _ = helper.clock
+            return ReflectionFacade(helper: helper)
+        }
     }
 }
 
@@ -33,6 +53,15 @@ private struct ReflectionFactory: ObjectFactory {
         let error = ContextError.reflectionUnavailable(type: "X")
         #expect(error.description.contains("-disable-reflection-metadata"))
         #expect(error.description.contains("inject(into:)"))
+    }
+
+    /// Docs/Injection.md ("Reflection"): only wrappers that nothing injects are reported.
+    @Test func aHelperTheClosureInjectedIsNotTakenForStrippedReflection() throws {
+        let factory = ReflectionFactory()
+        let context = try ApplicationContext(factory)
+        factory.box.context = context
+        _ = try context.object("injectedHelper", as: ReflectionFacade.self)
+        _ = try context.withCurrent { () throws(ContextError) in try context.object("currentHelper", as: ReflectionFacade.self) }
     }
 
     @Test func objectsWithoutVisibleFieldsAndNoWrappersAreNotReported() throws {

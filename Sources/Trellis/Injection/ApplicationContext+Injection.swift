@@ -19,6 +19,10 @@ extension ApplicationContext {
                 try ObjectInjection(self, plan, nil, in: ObjectFields(of: object), object: object, requester: -1, resolution).apply()
             }
         }
+        // Made and injected by a closure of this thread, its wrappers are not ones nothing
+        // injects: the object the closure returns is not taken for one whose reflection
+        // metadata was stripped.
+        ThreadState.uncountInjectWrappers(plan.fields.count)
     }
 
     /// Injects an object this context did not make, as ``inject(into:)``, filling properties

@@ -79,13 +79,22 @@ final class ThreadState {
     }()
 
     /// Counts an `@Inject` wrapper made on the calling thread, without retaining its state, and
-    /// returns the reference of the current context if one may be set.
+    /// returns the reference of the current context if one may be set. A wrapper that will
+    /// resolve from the current context is not counted: it needs no injection, so it tells
+    /// nothing about the object being made (`reflectionUnavailable`).
     @inline(__always)
     static func countInjectWrapper() -> ContextReference? {
         currentUnretained.with { thread in
-            thread.injectInits &+= 1
-            return CurrentContext.mayBeSet ? thread.currentReference() : nil
+            let current = CurrentContext.mayBeSet ? thread.currentReference() : nil
+            if current == nil { thread.injectInits &+= 1 }
+            return current
         }
+    }
+
+    /// `count` wrappers counted on the calling thread were injected (`inject(into:)` filled an
+    /// object a closure made itself): they no longer count as wrappers nothing injects.
+    static func uncountInjectWrappers(_ count: Int) {
+        currentUnretained.with { thread in thread.injectInits = max(0, thread.injectInits &- count) }
     }
 
     /// The reference of `ApplicationContext.current`, the default's read from this thread's cache.
