@@ -70,7 +70,25 @@ private struct StructCaseFactory: ObjectFactory {
         createSingleton("token") { [tag] in StructCaseToken(tag) }
         createPrototype("madeForm") { StructCaseMadeForm() }
         createPrototype("learnedForm") { PrivateLearnedForm() }
+        createPrototype("nestedForm") { StructCaseGenericOuter<Int>.StructCaseNamesake() }
     }
+}
+
+/// A top-level type, and a type of the same simple name nested in a generic type: a context
+/// injects the nested one (`nestedForm`), which teaches the library its property's name.
+struct StructCaseNamesake {
+    @Inject var first: StructCaseReport
+}
+
+enum StructCaseGenericOuter<Tag> {
+    struct StructCaseNamesake {
+        @Inject var second: StructCaseReport
+    }
+}
+
+/// Two types declared on one line, each with a property of one type.
+struct StructCaseLineA { @Inject var first: StructCaseReport }; struct StructCaseLineB { @Inject var second: StructCaseReport
+    @Inject var lazyReport: StructCaseReport
 }
 
 /// Private: not found by its name. Its one property's type has one definition: found by type.
@@ -223,6 +241,24 @@ private func startStructCase(_ tag: String) throws -> ApplicationContext {
             return
         }
         #expect(try Sync.withCurrent(context) { PrivateFirstOnALine() }.$first.get().tag == "first")
+    }
+
+    @Test func aStructNestedInAGenericTypeUsesTheNameLearnedFromItsInjectionNotItsNamesakes() throws {
+        // Docs/Injection.md: the name recorded when a context injected the type comes first.
+        let a = try startStructCase("A")
+        _ = try a.object("nestedForm", as: StructCaseGenericOuter<Int>.StructCaseNamesake.self)
+        let form = Sync.withCurrent(a) { StructCaseGenericOuter<Int>.StructCaseNamesake() }
+        #expect(try form.$second.get().tag == "second-A")
+    }
+
+    @Test func aTypeDeclaredOnTheLineOfAnotherIsNamedByItsOwnDeclarations() throws {
+        // Docs/Injection.md: a declaration is told by its line, its type and its property type;
+        // the first type made on the line does not hide the second's.
+        let a = try startStructCase("A")
+        #expect(try Sync.withCurrent(a) { StructCaseLineA() }.$first.get().tag == "first-A")
+        let b = Sync.withCurrent(a) { StructCaseLineB() }
+        #expect(try b.$second.get().tag == "second-A")
+        #expect(try b.$lazyReport.get().tag == "lazy-A")
     }
 
     @Test func aPrivateStructsPropertyNamesAreLearnedFromAnInjectionByAContext() throws {

@@ -60,6 +60,9 @@ enum PropertyNames {
         var signature = UInt(bitPattern: declaration.file.utf8Start) &* 0x9E37_79B9_7F4A_7C15
         signature ^= UInt(declaration.line) &* 0xC2B2_AE3D_27D4_EB4F
         signature ^= UInt(bitPattern: Int(bitPattern: ObjectIdentifier(declaration.wrapper))) &* 0x1656_67B1_9E37_79F9
+        // The declaring type too: two types declared on one line each note their lines.
+        let owner = declaration.owner
+        signature ^= (owner.hasPointerRepresentation ? UInt(bitPattern: owner.utf8Start) : UInt(owner.unicodeScalar.value)) &* 0x27D4_EB2F_1656_67C5
         signature |= 1
         let slot = Int((signature >> 7) & 511)
         if noted[slot].load(ordering: .relaxed) == signature { return }
@@ -79,10 +82,7 @@ enum PropertyNames {
     @inline(never)
     private static func learnOnce(from plan: InjectionPlan, in fields: ObjectFields) {
         guard state.withLock({ !$0.learned.contains(plan.typeID) }) else { return plan.namesLearned.store(true, ordering: .relaxed) }
-        // `#function` at a declaration is the declaring type's simple name, without its generic
-        // arguments or the types it is nested in.
-        let qualified = plan.typeName.prefix { $0 != "<" }
-        let owner = String(qualified.split(separator: ".").last ?? qualified[...])
+        let owner = simpleName(of: plan.typeName)
         var found: [(Site, String)] = []
         for field in plan.fields {
             let header = fields[headerAt: field.headerOffset]
@@ -100,6 +100,22 @@ enum PropertyNames {
             }
         }
         plan.namesLearned.store(true, ordering: .relaxed)
+    }
+
+    /// What `#function` says at a property declaration of the type named `qualified`: its simple
+    /// name, without its generic arguments or the types it is nested in (which may be generic:
+    /// `App.Outer<Swift.Int>.Form` is `Form`).
+    static func simpleName(of qualified: String) -> String {
+        var depth = 0
+        var plain = ""
+        for character in qualified {
+            switch character {
+            case "<": depth += 1
+            case ">": depth -= 1
+            default: if depth == 0 { plain.append(character) }
+            }
+        }
+        return String(plain.split(separator: ".").last ?? plain[...])
     }
 
     /// The property's name, if it can be learned.
