@@ -191,6 +191,22 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
 }
 
 extension ContextError {
+    /// The same error reached from definition `owner`: its path, if it has one, begins there.
+    /// (A validation's first read of a `.lazy` property looks up from no definition: its path
+    /// would name neither the property's owner nor tell two owners' problems apart.)
+    func reached(from owner: String) -> ContextError {
+        let path = self.path
+        guard !path.isEmpty, path.first != owner else { return self }
+        switch self {
+        case let .noSuchObject(key, searched, path): return .noSuchObject(key: key, searched: searched, path: [owner] + path)
+        case let .typeMismatch(key, expected, actual, path): return .typeMismatch(key: key, expected: expected, actual: actual, path: [owner] + path)
+        case let .circularDependency(path): return .circularDependency(path: [owner] + path)
+        case let .creationFailed(key, path, underlying): return .creationFailed(key: key, path: [owner] + path, underlying: underlying)
+        case let .requiresAwait(key, path): return .requiresAwait(key: key, path: [owner] + path)
+        default: return self
+        }
+    }
+
     /// The problem without the path that led to it: equal for one cause reached two ways.
     var rootCause: String {
         switch self {

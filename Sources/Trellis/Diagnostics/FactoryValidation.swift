@@ -36,7 +36,7 @@ enum FactoryValidation {
             do throws(ContextError) {
                 try lazy.validateFirstRead()
             } catch {
-                collector.add(error, foundIn: lazy.ownerKey ?? configurator.contextName)
+                collector.add(lazy.ownerKey.map(error.reached(from:)) ?? error, foundIn: lazy.ownerKey ?? configurator.contextName)
             }
         }
         // What validation made is disposed like a failed start's objects: a pool opened to check
@@ -65,7 +65,7 @@ enum FactoryValidation {
             do throws(ContextError) {
                 try await lazy.validateFirstReadAsync()
             } catch {
-                collector.add(error, foundIn: lazy.ownerKey ?? configurator.contextName)
+                collector.add(lazy.ownerKey.map(error.reached(from:)) ?? error, foundIn: lazy.ownerKey ?? configurator.contextName)
             }
         }
         _ = try? await scratch.close()
