@@ -107,7 +107,7 @@ extension ApplicationContext {
         case let .found(context, index, levels):
             let made = context.with { parent -> Outcome? in
                 // An async or main-actor definition takes `noteLookup`'s rules even when made.
-                if parent.records[index].isAsync || parent.records[index].runsOnMainActor, requester != nil { return nil }
+                if parent.records[index].hasSynchronousUseRules, requester != nil { return nil }
                 requester?.recordEdge(to: index, levels: levels)
                 guard let made = parent.records[index].published.load(ordering: .acquiring) else { return nil }
                 return parent.records[index].outcome(ofMade: made, as: type)

@@ -15,6 +15,9 @@ struct DefinitionRecord: ~Copyable {
     let isClassType: Bool
     /// The closure is `@MainActor`.
     let runsOnMainActor: Bool
+    /// `isAsync || runsOnMainActor`: the one flag the hot paths test before taking a made object
+    /// without the synchronous-use rules (`Requester.noteLookup`, `InjectRequest.routed`).
+    let hasSynchronousUseRules: Bool
     /// The definition names others with `dependsOn`: they are looked up before its closure runs.
     let hasPrerequisites: Bool
     /// Set once the definition was made successfully: its dependency edges are recorded.
@@ -33,6 +36,7 @@ struct DefinitionRecord: ~Copyable {
         self.isAsync = isAsync
         self.isClassType = isClassType
         self.runsOnMainActor = runsOnMainActor
+        self.hasSynchronousUseRules = isAsync || runsOnMainActor
         self.hasPrerequisites = hasPrerequisites
     }
 

@@ -11,8 +11,6 @@ extension InjectRequest {
         guard index >= 0 else { return .missing }
         let routed = context.with { context -> RoutedField in
             guard !context.records[index].isAsync else { return isAsync ? .toAwait : .lookUp }
-            // The lookup applies the concurrent phase's rule for main-actor definitions.
-            if context.records[index].runsOnMainActor, !isAsync, requester.resolution.with({ $0.session.restrictsAsync }) { return .lookUp }
             guard context.records[index].typeID == type else {
                 // A prototype declared as another type is made as `Any` for the field's code to
                 // cast; a singleton is looked at apart.

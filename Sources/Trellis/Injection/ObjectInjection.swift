@@ -24,7 +24,10 @@ struct ObjectInjection: BitwiseCopyable {
     init(_ context: ApplicationContext, _ plan: InjectionPlan, _ route: InjectionRoute?, in fields: ObjectFields, object: AnyObject?, requester: Int, _ resolution: Resolution) {
         self.context = Unretained(context)
         self.plan = Unretained(plan)
-        self.route = route.map(Unretained.init)
+        // During the concurrent phase of a start, every field is looked up: the lookup applies
+        // the phase's rules (a main-actor singleton, made or not, is refused off the main actor),
+        // which a routed field, taking a made singleton as it is, would skip.
+        self.route = resolution.restrictsAsync ? nil : route.map(Unretained.init)
         self.fields = fields
         self.object = object.map(Unretained.init)
         self.requester = requester
@@ -326,7 +329,7 @@ struct ObjectInjection: BitwiseCopyable {
             if routed != 0 { context.with { $0.journal }.record(routed: routed, from: first, of: route, for: requester) }
             first += UInt64.bitWidth
         }
-        if let timeline = resolution.object.session.startup?.timeline { noteAsked(route, timeline) }
+        if resolution.object.collectsStartup, let timeline = resolution.object.session.startup?.timeline { noteAsked(route, timeline) }
     }
 
     /// During a start, the routed fields' targets are asked for now, as they are filled next.

@@ -36,7 +36,7 @@ struct AsyncRequester: Sendable {
     func noteLookup(to index: Int, levels: Int) {
         guard self.index >= 0, !context.records[self.index].edgesRecorded.load(ordering: .relaxed) else { return }
         context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
-        resolution.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context)
+        if resolution.collectsStartup { resolution.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context) }
     }
 
     var path: [String] { resolution.path }

@@ -25,8 +25,7 @@ struct Requester {
     @inline(__always)
     func noteLookup(of found: ApplicationContext, _ index: Int, levels: Int) throws(ContextError) {
         recordEdge(to: index, levels: levels)
-        if found.records[index].isAsync { try checkSynchronousUse(of: found, index) }
-        else if found.records[index].runsOnMainActor { try checkMainActorUse(of: found, index) }
+        if found.records[index].hasSynchronousUseRules { try checkSynchronousUse(of: found, index) }
     }
 
     @inline(__always)
@@ -41,12 +40,13 @@ struct Requester {
     private func recordFirstEdge(to index: Int, levels: Int) {
         context.with { context in
             context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
-            resolution.object.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context)
+            if resolution.object.collectsStartup { resolution.object.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context) }
         }
     }
 
     @inline(never)
     private func checkSynchronousUse(of found: ApplicationContext, _ index: Int) throws(ContextError) {
+        guard found.records[index].isAsync else { return try checkMainActorUse(of: found, index) }
         let resolution = self.resolution.object
         let session = resolution.session
         let isSafe = found.records[index].scope == .eagerSingleton && !session.isStarting(found)
@@ -74,7 +74,6 @@ struct Requester {
     /// it, made or not, as it could not make it; otherwise the start would succeed or fail by
     /// whether another eager singleton had made it yet. Elsewhere, where the lookup runs decides,
     /// and a made one is handed out.
-    @inline(never)
     private func checkMainActorUse(of found: ApplicationContext, _ index: Int) throws(ContextError) {
         let resolution = self.resolution.object
         let session = resolution.session

@@ -47,12 +47,15 @@ final class Resolution: @unchecked Sendable {
     var session: Session {
         didSet {
             collectsStartup = session.startup != nil
+            restrictsAsync = session.restrictsAsync
             // A validation's problem is its own: a reused resolution keeps none for the next.
             collectedProblem = nil
         }
     }
     /// `session.startup != nil`, read by every make without touching the session object.
     private(set) var collectsStartup = false
+    /// `session.restrictsAsync`, read by every routed injection of a main-actor singleton.
+    private(set) var restrictsAsync = false
     /// Started by an async entry point: what it makes may suspend.
     private(set) var isAsync: Bool
     /// The thread executing this resolution synchronously right now, if any. Unretained: a
@@ -103,6 +106,7 @@ final class Resolution: @unchecked Sendable {
         self.isAsync = isAsync
         group = PublicationGroup()
         collectsStartup = session.startup != nil
+        restrictsAsync = session.restrictsAsync
     }
 
     /// A resolution started by a call made from user code while `outer` runs it.
@@ -121,6 +125,7 @@ final class Resolution: @unchecked Sendable {
         self.isAsync = isAsync
         group = PublicationGroup()
         collectsStartup = session.startup != nil
+        restrictsAsync = session.restrictsAsync
         adopt(parent: parent, attachDepth: attachDepth, isNested: false)
     }
 
