@@ -31,16 +31,20 @@ struct Requester {
     @inline(__always)
     func recordEdge(to index: Int, levels: Int) {
         guard self.index >= 0 else { return }
-        if !context.with({ $0.records[self.index].edgesRecorded.load(ordering: .relaxed) }) { recordFirstEdge(to: index, levels: levels) }
+        context.with { context in
+            if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
+                context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
+                if resolution.with({ $0.collectsStartup }) { noteAsked(index, levels: levels) }
+            }
+        }
     }
 
-    /// `recordEdge` while the requesting definition is made for the first time; during a
-    /// start, also when it asked (`StartupTimeline`).
+    /// During a start, when the requesting definition asked for definition `index`
+    /// (`StartupTimeline`): noted with its first making's edges.
     @inline(never)
-    private func recordFirstEdge(to index: Int, levels: Int) {
+    private func noteAsked(_ index: Int, levels: Int) {
         context.with { context in
-            context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
-            if resolution.object.collectsStartup { resolution.object.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context) }
+            resolution.object.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context)
         }
     }
 
