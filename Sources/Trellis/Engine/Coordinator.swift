@@ -59,16 +59,25 @@ enum Coordinator {
     /// of resolution `r` at depth `d` waits for whatever `r` itself waits for, and for the
     /// continuations and nested lookups `r` spawned at depth `d` or deeper.
     static func cycle(through phase: CreationPhase, to asker: Resolution) -> [String]? {
+        firstFrame(reachedFrom: phase, tracksKeys: true) { $0.resolution === asker }?.keys
+    }
+
+    /// The first frame of the wait-for graph (see `cycle`) reached from `phase` that `matches`
+    /// accepts, with the keys of the definitions waited on to reach it (`tracksKeys`; else
+    /// none, and nothing allocated for them): what the end of `phase` waits for, directly or
+    /// through other makings. Called with `lock` held.
+    static func firstFrame(reachedFrom phase: CreationPhase, tracksKeys: Bool = false, where matches: (PublicationGroup.Injector) -> Bool) -> (frame: PublicationGroup.Injector, keys: [String])? {
         var visited: [ObjectIdentifier: Int] = [:]
         var work: [(PublicationGroup.Injector, [String])] = phase.blockers.map { ($0, []) }
         while let (frame, keys) = work.popLast() {
+            if matches(frame) { return (frame, keys) }
             let resolution = frame.resolution
-            if resolution === asker { return keys }
             let id = ObjectIdentifier(resolution)
             if let seen = visited[id], seen <= frame.depth { continue }
             visited[id] = frame.depth
             if let waited = resolution.waitingFor {
-                for blocker in waited.phase.blockers { work.append((blocker, keys + [waited.key])) }
+                let reached = tracksKeys ? keys + [waited.key] : keys
+                for blocker in waited.phase.blockers { work.append((blocker, reached)) }
             }
             for child in resolution.children where child.attachDepth >= frame.depth {
                 work.append((.init(resolution: child, depth: 0), keys))

@@ -28,18 +28,20 @@ enum CreationPhase {
         }
     }
 
-    /// Whether ending this phase waits for work that has suspended: an async lookup making a
-    /// synchronous definition suspends only when the object needs async work (an async
-    /// definition, or a wait for another task); until then a synchronous caller may wait for it
-    /// like for any synchronous making.
+    /// Whether ending this phase waits for work that has suspended, directly or through the
+    /// makings its owners wait for (a thread making `s1` waits for `s2`, whose async maker has
+    /// suspended): an async lookup making a synchronous definition suspends only when the object
+    /// needs async work (an async definition, or a wait for another task); until then a
+    /// synchronous caller may wait for it like for any synchronous making.
     var mayAwait: Bool {
-        blockers.contains { $0.resolution.hasSuspendedWithin(from: $0.depth) }
+        Coordinator.firstFrame(reachedFrom: self) { $0.resolution.hasSuspendedWithin(from: $0.depth) } != nil
     }
 
     /// Whether a lookup on the main actor waiting for the end of this phase would hold the main
-    /// actor from a lookup the phase waits for, which waits to hop there.
+    /// actor from a lookup the phase waits for, directly or through other makings, which waits
+    /// to hop there.
     var waitsForTheMainActor: Bool {
-        blockers.contains { $0.resolution.awaitsMainActor } && MainActorCall.isOnMainActor
+        Coordinator.firstFrame(reachedFrom: self) { $0.resolution.awaitsMainActor } != nil && MainActorCall.isOnMainActor
     }
 
     /// Whether a caller may wait for the end of this phase, by the rules of every wait of the
@@ -48,6 +50,6 @@ enum CreationPhase {
     /// main actor, for a lookup waiting to hop there. Called with the lock held.
     func mayBeWaitedFor(synchronously: Bool) -> Bool {
         guard synchronously else { return true }
-        return !(mayAwait && Resolution.isInTask) && !waitsForTheMainActor
+        return !(Resolution.isInTask && mayAwait) && !waitsForTheMainActor
     }
 }

@@ -22,9 +22,16 @@ extension WaitTarget {
     func acquireBlocking<Made>(_ resolution: Resolution, _ claim: () -> SlotClaim<Made>) throws(ContextError) -> Made? {
         let lock = Coordinator.lock
         lock.lock()
+        var waited = false
         while true {
             if case let .settled(made) = try settle(claim()) { return made }
             resolution.waitingFor = self
+            // A caller blocked on what this lookup makes may now be waiting, through it, for work
+            // that has suspended or waits for the main actor (`CreationPhase.mayBeWaitedFor`
+            // follows the waits): it decides again. Once per claim, and only from inside a
+            // making, so waiters do not wake each other in turn.
+            if !waited, resolution.depth > 0 { lock.broadcast() }
+            waited = true
             lock.wait()
             resolution.waitingFor = nil
         }
