@@ -29,7 +29,7 @@ private enum DeepExit {
 /// the last ends the chain as `end` says. `pattern` picks the scope of every definition but the
 /// head, which is `head`.
 private struct DeepChainFactory: ObjectFactory {
-    enum End: Sendable { case value, missingKey, cycleToStart }
+    enum End: Sendable { case value, missingKey, cycleToStart, currentContext }
     enum Pattern: Sendable { case singletons, alternating }
 
     let length: Int
@@ -57,6 +57,8 @@ private struct DeepChainFactory: ObjectFactory {
         case .value: createSingleton("n\(length - 1)") { 0 }
         case .missingKey: createSingleton("n\(length - 1)") { r in try r.object("missing", as: Int.self) }
         case .cycleToStart: createSingleton("n\(length - 1)") { r in try r.object("n0", as: Int.self) }
+        // The deepest closure sees the current context the asker bound (0), or not (-length).
+        case .currentContext: createSingleton("n\(length - 1)") { [length] in ApplicationContext.current == nil ? -length : 0 }
         }
     }
 }
@@ -173,6 +175,22 @@ struct DeepChainTests {
                 do throws(ContextError) {
                     let context = try ApplicationContext(DeepChainFactory(length: deepChainLength))
                     return lookUp(context, "n0")
+                } catch {
+                    return .failure(error)
+                }
+            }
+            guard case .success(deepChainLength - 1) = result else { exit(DeepExit.wrongResult) }
+        }
+    }
+
+    @Test func theDeepestClosureOfATenThousandDeepChainSeesTheCurrentContextTheAskerBound() async {
+        // Docs/Injection.md: `withCurrent` binds the context for everything its body makes, at any
+        // depth (the chain continues on threads with fresh stacks, which bind it too).
+        await #expect(processExitsWith: .success) {
+            let result = onSecondaryThread { () -> Result<Int, ContextError> in
+                do throws(ContextError) {
+                    let context = try ApplicationContext(DeepChainFactory(length: deepChainLength, end: .currentContext))
+                    return context.withCurrent { lookUp(context, "n0") }
                 } catch {
                     return .failure(error)
                 }

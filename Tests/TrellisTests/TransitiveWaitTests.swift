@@ -42,8 +42,10 @@ private final class TransitiveScreenHolder: Sendable {
 }
 
 /// `leaf` is async and waits at `gate`; `inner` injects it; `outer`'s closure asks for `inner`.
-/// `screen` injects the main-actor `model`; `holder`'s closure asks for `screen`.
+/// `screen` injects the main-actor `model`; `holder`'s closure asks for `screen`. `deep0` →
+/// `deep1` → … → `inner`: a chain too deep for one thread's stack.
 private struct TransitiveFactory: ObjectFactory {
+    static let depth = 10_000
     let leafEntered = ConcurrencyLatch(count: 1)
     let gate = AsyncGate()
     let outerEntered = ConcurrencyLatch(count: 1)
@@ -70,6 +72,10 @@ private struct TransitiveFactory: ObjectFactory {
             holderEntered.countDown()
             return TransitiveScreenHolder(try r.object("screen"))
         }
+        for level in 0..<(Self.depth - 1) {
+            createSingleton("deep\(level)") { r in try r.object("deep\(level + 1)", as: TransitiveOuter.self) }
+        }
+        createSingleton("deep\(Self.depth - 1)") { r in TransitiveOuter(try r.object("inner")) }
     }
 }
 
@@ -107,6 +113,24 @@ private func taskLookupThroughAThreadWaitingForSuspendedWork() async {
     }
 }
 
+/// The body of the third: as the first, but the task asks for `deep0`, whose chain reaches
+/// `inner` on a thread of a fresh stack, which waits for the task.
+private func deepTaskLookupOfSuspendedWork() async {
+    let finished = hangGuard()
+    let factory = TransitiveFactory()
+    guard let context = try? await ApplicationContext(factory) else { exit(2) }
+    let maker = Task { try await context.object("inner", as: TransitiveInner.self) }
+    guard await opensInTime(factory.leafEntered) else { exit(3) }
+    let answer = await Task { thrownContextError { () throws(ContextError) in _ = try Sync.object(context, "deep0", as: TransitiveOuter.self) } }.value
+    factory.gate.open()
+    _ = try? await maker.value
+    finished.countDown()
+    guard case let .requiresAwait(key, path)? = answer, key == "inner", path.count == TransitiveFactory.depth + 1 else {
+        print("answered \(String(describing: answer).prefix(300))")
+        exit(6)
+    }
+}
+
 /// The body of the second: the main actor's synchronous lookup of `holder`, which a thread is
 /// making and which waits for `screen`, whose awaited maker waits to hop onto the main actor for
 /// `model`. Exits with 0 when it is refused with `requiresAwait` instead of waiting.
@@ -136,6 +160,12 @@ private func mainActorLookupThroughAThreadWaitingForAHop() async {
     @Test func aTaskDoesNotWaitThroughAThreadForWorkThatHasSuspended() async {
         await #expect(processExitsWith: .success) {
             await taskLookupThroughAThreadWaitingForSuspendedWork()
+        }
+    }
+
+    @Test func aTaskDoesNotWaitForWorkThatHasSuspendedAtTheEndOfAChainTooDeepForItsStack() async {
+        await #expect(processExitsWith: .success) {
+            await deepTaskLookupOfSuspendedWork()
         }
     }
 

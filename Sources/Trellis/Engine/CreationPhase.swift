@@ -41,7 +41,7 @@ enum CreationPhase {
     /// actor from a lookup the phase waits for, directly or through other makings, which waits
     /// to hop there.
     var waitsForTheMainActor: Bool {
-        Coordinator.firstFrame(reachedFrom: self) { $0.resolution.awaitsMainActor } != nil && MainActorCall.isOnMainActor
+        Coordinator.firstFrame(reachedFrom: self) { $0.resolution.awaitsMainActor } != nil && Resolution.holdsMainActor
     }
 
     /// Whether a caller may wait for the end of this phase, by the rules of every wait of the

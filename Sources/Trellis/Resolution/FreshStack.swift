@@ -11,17 +11,29 @@ enum FreshStack {
     static let stackSize = 4 << 20
 
     /// `body`'s result, computed on a fresh thread that continues `resolution`.
+    ///
+    /// What the asker's thread or task tells the engine and the closures goes with it: the
+    /// current context it binds (`withCurrent`), and that a wait there would hold a thread of the
+    /// pool or the main actor. (A closure on the new thread sees no task: `Task.isCancelled` and
+    /// task-locals other than the current context read as outside any task.)
     static func run<R>(continuing resolution: Resolution, _ body: (Resolution, ThreadState) throws(ContextError) -> R) throws(ContextError) -> R {
         var result: Result<R, ContextError>?
+        let binding = CurrentContext.$bound.get()
+        let forTask = Resolution.isInTask
+        let forMainActor = Resolution.holdsMainActor
         withoutActuallyEscaping(body) { body in
             // The asker blocks until the new thread ends, which orders everything the new thread
             // wrote before the asker reads `result`.
             let ran = NewThread.runAndWait(stackSize: stackSize) {
                 let thread = ThreadState.current
-                do throws(ContextError) {
-                    result = .success(try thread.runningSynchronously(resolution) { () throws(ContextError) -> R in try body(resolution, thread) })
-                } catch {
-                    result = .failure(error)
+                thread.standsInForTask = forTask
+                thread.standsInForMainActor = forMainActor
+                CurrentContext.$bound.withValue(binding) {
+                    do throws(ContextError) {
+                        result = .success(try thread.runningSynchronously(resolution) { () throws(ContextError) -> R in try body(resolution, thread) })
+                    } catch {
+                        result = .failure(error)
+                    }
                 }
             }
             if !ran {

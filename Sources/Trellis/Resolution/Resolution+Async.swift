@@ -22,7 +22,12 @@ extension Resolution {
 
     /// Whether the caller runs inside a task (on the cooperative pool or an actor): a synchronous
     /// caller there must not block for work that may suspend.
-    static var isInTask: Bool { CurrentThread.isInTask }
+    /// (Or on a thread running a deep lookup for such a caller, which blocks until it is done.)
+    static var isInTask: Bool { CurrentThread.isInTask || ThreadState.current.standsInForTask }
+
+    /// Whether a synchronous wait here holds the main actor: the caller runs on it, or on a
+    /// thread running a deep lookup for it (`FreshStack`).
+    static var holdsMainActor: Bool { ThreadState.current.standsInForMainActor || MainActorCall.isOnMainActor }
 
     /// Runs `body` in the resolution an async lookup from `requester` belongs to:
     /// - an async injection extends the resolution injecting the object;

@@ -31,6 +31,12 @@ final class ThreadState {
     let stackLimit: UInt
     /// Nested resolutions kept for reuse.
     var spares: [Resolution] = []
+    /// This thread runs a deep lookup for a task (`FreshStack`), which blocks until it is done:
+    /// its waits are the task's, and must follow the rules of a synchronous caller in a task.
+    var standsInForTask = false
+    /// This thread runs a deep lookup for the main actor, which blocks until it is done: a wait
+    /// here holds the main actor.
+    var standsInForMainActor = false
     /// The contexts this thread is closing with synchronous disposals (`ClosingScope`).
     // Without the runtime's exclusivity check (about 150 instructions a close): only the thread
     // this state belongs to reads or writes it, one access at a time.
