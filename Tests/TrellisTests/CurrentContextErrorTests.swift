@@ -11,6 +11,11 @@ private final class CCMissing {
     @Inject var nothingHere: CCMailer
 }
 
+/// Internal and top-level: found by its name.
+struct CCMissingInStruct {
+    @Inject var nothingHere: CCMailer
+}
+
 private final class CCWrongType {
     @Inject("mailer") var mailer: CCReport
 }
@@ -77,6 +82,18 @@ private func syncGet<Value>(_ property: InjectedProperty<Value>) throws(ContextE
         #expect(property == "nothingHere")
         #expect(type.contains("CCMissing"))
         #expect(error?.description.contains("nothingHere") == true)
+    }
+
+    @Test func anUnknownKeyOfAStructNamesItsTypeAsAnInjectionByAContextWould() throws {
+        // Docs/Injection.md: the error names the owner type, qualified.
+        let context = try ApplicationContext(ErrorFactory(attempts: InjCounter()))
+        let object = Sync.withCurrent(context) { CCMissingInStruct() }
+        let error = syncError { try object.$nothingHere.get() }
+        guard case let .unresolvedInjection(type, _, _)? = error else {
+            Issue.record("expected unresolvedInjection, got \(String(describing: error))")
+            return
+        }
+        #expect(type == String(reflecting: CCMissingInStruct.self))
     }
 
     @Test func anUnknownKeyIsReportedAgainOnTheNextRead() throws {

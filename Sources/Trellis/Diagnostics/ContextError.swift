@@ -55,8 +55,8 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     case neverInjected(property: String, declaredAt: String)
     /// A property of an object made with its plain `init` was read through the current context
     /// (`context`), but it gives no key and its name could not be learned (its owner is a
-    /// private or nested type); `candidates` are the keys declared with its type (not exactly
-    /// one, or that one would have been used).
+    /// private, nested or generic type); `candidates` are the keys declared with its type (not
+    /// exactly one, or that one would have been used).
     case unnamedProperty(type: String, declaredAt: String, context: String, candidates: [String])
     /// A `.lazy` (or current-context) `@Inject` property was first read after its context was
     /// released.
@@ -159,7 +159,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             let found = candidates.isEmpty
                 ? "no definition in context '\(context)' is declared with its type"
                 : "definitions \(candidates.map { "'\($0)'" }.joined(separator: ", ")) are all declared with its type"
-            return "@Inject property of type \(type) declared at \(declaredAt) was read through the current context '\(context)', but it gives no key and its name could not be learned (its owner is a private or nested type), and \(found). Give it its key: @Inject(\"key\")."
+            return "@Inject property of type \(type) declared at \(declaredAt) was read through the current context '\(context)', but it gives no key and its name could not be learned (its owner is a private, nested or generic type, or one declared on the same line as another property of its type), and \(found). Give it its key: @Inject(\"key\")."
         case let .contextReleased(context, key):
             return "@Inject property '\(key)' was first read after its context '\(context)' was released. Keep the context alive as long as the objects it injects, or inject the property eagerly."
         case let .reflectionUnavailable(type):

@@ -258,7 +258,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// Nothing answers to `key`: the default, or `nil` of an optional, or an error.
     private func missing(_ key: String, _ naming: PropertyNaming?) throws(ContextError) -> Value {
         if let fallback { return fallback }
-        let owner = naming?.ownerName ?? declaration.map { "\($0.owner)" } ?? "the object declared at \(file):\(line)"
+        let owner = naming?.ownerName ?? declaration.map(PropertyNames.ownerName(of:)) ?? "the object declared at \(file):\(line)"
         throw .unresolvedInjection(type: owner, property: naming?.name() ?? key, key: key)
     }
 }

@@ -138,6 +138,12 @@ enum PropertyNames {
         return candidates.sorted { $0.offset < $1.offset }[position].property
     }
 
+    /// The declaring type's name as an error names a type (`String(reflecting:)`, as for an
+    /// object a context made), when it can be found; its simple name otherwise.
+    static func ownerName(of declaration: PropertyDeclaration) -> String {
+        declaringType(of: declaration).map { String(reflecting: $0) } ?? "\(declaration.owner)"
+    }
+
     /// The type declaring the property: a top-level, non-private type of the module `#fileID`
     /// names. By its qualified name, which the runtime resolves for classes; else by its mangled
     /// name as a struct, an enum or a class (on Linux a qualified name finds classes only).
