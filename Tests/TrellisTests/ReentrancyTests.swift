@@ -313,6 +313,10 @@ private struct ReRoutesSingletonFactory: ObjectFactory {
 
 private final class ReNode {}
 
+private final class ReSelfInjectingHelper {
+    @Inject var selfInjecting: ReNode
+}
+
 private final class ReSeesPartner: InjectionAware {
     @Inject var clock: ReClock
     var partner: RePartner?
@@ -388,6 +392,20 @@ private struct ReDirectFactory: ObjectFactory {
         }
         createSingleton("c2") { r in
             _ = try r.object("c1", as: ReNode.self)
+            return ReNode()
+        }
+        // A helper injected by a direct call whose property names the definition making it; and
+        // two definitions reaching that one by direct calls.
+        createSingleton("selfInjecting") { [slot] () throws -> ReNode in
+            try slot.context!.inject(into: ReSelfInjectingHelper())
+            return ReNode()
+        }
+        createSingleton("injectsHelper") { [slot] () throws -> ReNode in
+            try slot.context!.inject(into: ReSelfInjectingHelper())
+            return ReNode()
+        }
+        createSingleton("asksSelfInjecting") { [slot] () throws -> ReNode in
+            _ = try slot.context!.object("selfInjecting", as: ReNode.self)
             return ReNode()
         }
     }
@@ -604,6 +622,15 @@ struct ReentrancyTests {
         let context = try factory.context()
         _ = try context.object("cycleCaller", as: ReNode.self)
         #expect(factory.cycleSeen.error == .circularDependency(path: ["c1", "c2", "c1"]))
+    }
+
+    @Test(arguments: ["selfInjecting", "injectsHelper", "asksSelfInjecting"])
+    func cycleThroughAnInjectionByADirectCallHasOnlyTheCycleInItsPath(asked: String) throws {
+        // Docs/Concurrency.md: a direct call is a nested lookup with its own path; the cycle it
+        // meets is reported with the cycle's keys only, whoever asked.
+        let context = try ReDirectFactory().context()
+        let error = syncError { try context.object(asked, as: ReNode.self) }
+        #expect(error == .circularDependency(path: ["selfInjecting", "selfInjecting"]), "asked for '\(asked)'")
     }
 
     @Test func cycleInAContextBuiltInsideAClosureHasOnlyItsOwnPath() throws {

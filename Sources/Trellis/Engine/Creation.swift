@@ -118,8 +118,7 @@ struct Creation {
     @inline(never)
     func prototypeCycle(_ resolution: Resolution) -> ContextError {
         unretainedContext.with { context in
-            let prefix = resolution.isMaking(index, of: context, ownLookupOnly: true) ? resolution.path : resolution.combinedPath
-            return .circularDependency(path: prefix + [context.key(at: index)])
+            .circularDependency(path: resolution.cyclePrefix(closedBy: resolution.maker(of: index, in: context)) + [context.key(at: index)])
         }
     }
 

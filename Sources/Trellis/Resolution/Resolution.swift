@@ -259,38 +259,56 @@ final class Resolution: @unchecked Sendable {
 
     /// The path a cycle reported by this lookup starts with: its own path, or, when the cycle
     /// runs through a lookup this one is nested in (`owner`, the one making what closes it, or
-    /// this lookup's own repeated definition found only there), the path through that one too.
+    /// this lookup's own repeated definition found only there), the path through that one too,
+    /// from that one's own first frame: not the lookups it is nested in, which are not on the
+    /// cycle (a closure calling the context directly, whose lookup then meets the cycle).
     func cyclePrefix(closedBy owner: Resolution?) -> [String] {
-        guard let owner else { return path }
+        keys(followingNestedUpTo: owner)
+    }
+
+    /// The resolution whose frames make definition `index` of `context`: this one, one it
+    /// continues, or one it is nested in (and so on up); `nil` if none.
+    func maker(of index: Int, in context: ApplicationContext) -> Resolution? {
         var resolution: Resolution? = self
-        var crossedNesting = false
+        var limit = depth
         while let current = resolution {
-            if current === owner { return crossedNesting ? combinedPath : path }
-            if current.isNested { crossedNesting = true }
+            for position in 0..<limit where current.frames[position].isDefinition(index, of: context) { return current }
+            limit = current.attachDepth
             resolution = current.parent
         }
-        return path
+        return nil
     }
 
     /// The keys this lookup is making, outermost first: its own frames after those of the
     /// resolution it continues. A nested lookup's path starts with its own first frame.
-    var path: [String] { keys(followingNested: false) }
+    var path: [String] { keys(followingNestedUpTo: nil) }
 
-    /// The path through every resolution this one runs inside of, nested ones included: the
-    /// path of a cycle that passes through user code calling back into a context.
-    var combinedPath: [String] { keys(followingNested: true) }
-
-    private func keys(followingNested: Bool) -> [String] {
+    /// The keys from the innermost frame out: through the resolutions this one continues, and
+    /// through those it is nested in until `owner` (when it is one of them), whose path it then
+    /// ends with.
+    private func keys(followingNestedUpTo owner: Resolution?) -> [String] {
         var segments: [[String]] = []
         var resolution: Resolution? = self
         var limit = depth
+        var following = owner != nil && owner !== self && isWithin(owner!)
         while let current = resolution {
             segments.append((0..<limit).map { current.frames[$0].key })
-            if current.isNested && !followingNested { break }
+            if current === owner { following = false }
+            if current.isNested && !following { break }
             limit = current.attachDepth
             resolution = current.parent
         }
         return segments.reversed().flatMap { $0 }
+    }
+
+    /// Whether `outer` is this resolution or one it continues or is nested in.
+    private func isWithin(_ outer: Resolution) -> Bool {
+        var resolution: Resolution? = self
+        while let current = resolution {
+            if current === outer { return true }
+            resolution = current.parent
+        }
+        return false
     }
 
     /// Whether the definition this resolution makes with `frames` frames pushed (0 before its
