@@ -132,7 +132,7 @@ private struct GatedFactory: ObjectFactory {
             let object = Raced()
             made.withLock { $0.append(object) }
             return object
-        }
+        }.aliases("slowAlias")
     }
 }
 
@@ -150,7 +150,7 @@ private struct AsyncGatedFactory: ObjectFactory {
             let object = Raced()
             made.withLock { $0.append(object) }
             return object
-        }
+        }.aliases("slowAlias")
     }
 }
 
@@ -456,13 +456,14 @@ struct CloseConcurrencyTests {
 
     /// Deterministic: a singleton whose making ends after close began is not handed out, nor
     /// cached; it is disposed and released.
-    @Test func singletonFinishedAfterCloseBeganIsNotHandedOutAndIsDisposed() throws {
+    @Test(arguments: ["slow", "slowAlias"])
+    func singletonFinishedAfterCloseBeganIsNotHandedOutAndIsDisposed(asked: String) throws {
         let factory = GatedFactory()
         let context = try ApplicationContext(factory)
         let result = Guarded<RaceOutcome?>(nil)
         let lookupDone = ConcurrencyThreads.start(1) { _ in
             do throws(ContextError) {
-                let object = try context.object("slow", as: Raced.self)
+                let object = try context.object(asked, as: Raced.self)
                 result.withLock { $0 = .object(ObjectIdentifier(object)) }
             } catch {
                 result.withLock { $0 = .closed(error) }
@@ -476,7 +477,8 @@ struct CloseConcurrencyTests {
             Issue.record("the lookup got \(String(describing: result.value)) instead of contextClosed")
             return
         }
-        #expect(error == .contextClosed(context: "Gated", key: "slow"))
+        // Docs/Lifecycle.md: the error names the key looked up (an alias too).
+        #expect(error == .contextClosed(context: "Gated", key: asked))
         let weak = try lateObject(factory.made)
         #expect(weak.object == nil, "the late object is not kept by the closed context")
         #expect(throws: ContextError.contextClosed(context: "Gated", key: "slow")) {
@@ -506,18 +508,19 @@ struct CloseConcurrencyTests {
 
     /// The same with an async lookup and an async close: the lookup suspended in the making gets
     /// `contextClosed`, and the object is disposed and not kept.
-    @Test func asyncSingletonFinishedAfterAsyncCloseBeganIsNotHandedOutAndIsDisposed() async throws {
+    @Test(arguments: ["slow", "slowAlias"])
+    func asyncSingletonFinishedAfterAsyncCloseBeganIsNotHandedOutAndIsDisposed(asked: String) async throws {
         let factory = AsyncGatedFactory()
         let context = try await ApplicationContext(factory)
         let lookup = Task { () -> ContextError? in
-            await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("slow", as: Raced.self) }
+            await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object(asked, as: Raced.self) }
         }
         try #require(await opensInTime(factory.entered), "the lookup never started making the singleton")
         let closed = await finishesInTime { await thrownContextErrorAsync { () async throws(ContextError) in try await context.close() } }
         try #require(closed != nil, "close() waited for the singleton being made")
         factory.gate.countDown()
         let error = await lookup.value
-        #expect(error == .contextClosed(context: "AsyncGated", key: "slow"))
+        #expect(error == .contextClosed(context: "AsyncGated", key: asked))
         let weak = try lateObject(factory.made)
         #expect(weak.object == nil, "the late object is not kept by the closed context")
     }

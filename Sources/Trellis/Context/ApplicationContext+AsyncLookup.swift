@@ -75,7 +75,11 @@ extension ApplicationContext {
            let made = found.context.records[found.index].published.load(ordering: .acquiring) {
             return made.value(as: T.self)
         }
-        return try await found.context.resolveAsync(found.index, as: T.self, from: requester)
+        do {
+            return try await found.context.resolveAsync(found.index, as: T.self, from: requester)
+        } catch {
+            throw error.lookedUp(as: name, in: self)
+        }
     }
 
     /// `locateOpen(_:named:path:)` for an async lookup from `requester`, whose dependency edge

@@ -73,8 +73,12 @@ extension ApplicationContext {
     func _object(named name: String, type: ObjectIdentifier, into result: ValueSlot, from requester: Requester?) throws(ContextError) -> Outcome {
         if isClosed { throw closedError(looking: name) }
         let hash = NameTable.hash(name)
-        if hash == 0 { return try _objectNamedNonASCII(name, type: type, into: result, from: requester) }
-        return try _object(named: name, hash: hash, type: type, into: result, from: requester)
+        do {
+            if hash == 0 { return try _objectNamedNonASCII(name, type: type, into: result, from: requester) }
+            return try _object(named: name, hash: hash, type: type, into: result, from: requester)
+        } catch {
+            throw error.lookedUp(as: name, in: self)
+        }
     }
 
     /// `_object` for a name with non-ASCII characters: normalised first (names compare as Swift
@@ -125,7 +129,11 @@ extension ApplicationContext {
     @usableFromInline
     func _object<T>(named name: String, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         let found = try locateOpen(name, from: requester)
-        return try found.context.resolve(found.index, as: T.self, from: requester)
+        do {
+            return try found.context.resolve(found.index, as: T.self, from: requester)
+        } catch {
+            throw error.lookedUp(as: name, in: self)
+        }
     }
 
     /// The object named `name` as a `T`, after `_object(named:type:into:from:)` answered
@@ -226,5 +234,17 @@ extension ApplicationContext {
     /// The error of a lookup of `name` on this context after `close()` began.
     func closedError(looking name: String) -> ContextError {
         .contextClosed(context: self.name, key: name)
+    }
+}
+
+extension ContextError {
+    /// The error of a lookup of `name` on `context`: a `contextClosed` that names the key of the
+    /// definition `name` is an alias of (a lookup that waited for its making when the close
+    /// began, where only the definition is known) names the alias asked for instead.
+    func lookedUp(as name: String, in context: ApplicationContext) -> ContextError {
+        guard case let .contextClosed(closed, key) = self, key != name,
+              let found = context.definition(answering: NameTable.lookupKey(name)),
+              found.context.name == closed, found.context.key(at: found.index) == key else { return self }
+        return .contextClosed(context: closed, key: name)
     }
 }
