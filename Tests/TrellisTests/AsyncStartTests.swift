@@ -180,6 +180,32 @@ private struct LazyScreenFactory: ObjectFactory {
     var definitions: Definitions { createMainActorSingleton("screen") { StartNode("screen") } }
 }
 
+/// `shared`, a synchronous closure that may run anywhere, asks for the main-actor `screen`;
+/// `onMain` (an async main-actor eager singleton, whose lookups run on the main actor) and
+/// `offMain` (a plain one) ask for `shared`, `firstAsker` first: whoever asks first, the start
+/// fails the same way.
+private struct MainActorAskedEitherWayFactory: ObjectFactory {
+    let firstAsker: String
+    let firstAsked = AsyncGate()
+
+    var definitions: Definitions {
+        createMainActorSingleton("screen") { StartNode("screen") }
+        createSingleton("shared") { r in StartNode("shared", next: try r.object("screen", as: StartNode.self)) }
+        createMainActorEagerSingleton("onMain") { [firstAsker, firstAsked] r async throws -> StartNode in
+            if firstAsker != "onMain" { await firstAsked.wait() }
+            defer { firstAsked.open() }
+            // A synchronous lookup, on the main actor.
+            let lookUp = { () throws -> StartNode in try r.object("shared", as: StartNode.self) }
+            return StartNode("onMain", next: try lookUp())
+        }
+        createEagerSingleton("offMain") { [firstAsker, firstAsked] r async throws -> StartNode in
+            if firstAsker != "offMain" { await firstAsked.wait() }
+            defer { firstAsked.open() }
+            return StartNode("offMain", next: try await r.object("shared", as: StartNode.self))
+        }
+    }
+}
+
 private final class ScreenHolder: @unchecked Sendable {
     // Safe: injected once, by the context that makes it, before anyone else sees it.
     @Inject var screen: StartNode
@@ -454,6 +480,22 @@ private func expectWellFormed(_ report: StartupReport, sourceLocation: SourceLoc
         }
         let report = await ApplicationContext.validate(factory)
         #expect(report.problems.contains { $0.creationFailure?.path == lookup }, "\(report)")
+    }
+
+    @Test(arguments: ["onMain", "offMain"])
+    func aSynchronousClosureGetsNoMainActorDefinitionInTheConcurrentPhaseEvenOnTheMainActor(firstAsker: String) async throws {
+        // Docs/Async.md: the outcome of a start never depends on which eager singleton asked first.
+        let factory = MainActorAskedEitherWayFactory(firstAsker: firstAsker)
+        let error = try #require(await asyncError { try await ApplicationContext(factory) })
+        let failure = try #require(error.creationFailure, "expected creationFailed, got \(error)")
+        #expect(failure.key == "screen")
+        #expect(failure.path.suffix(2) == ["shared", "screen"])
+        #expect(failure.underlying is MainActorRequired)
+        // Validated one eager singleton after the other: neither waits for the other there.
+        let validated = MainActorAskedEitherWayFactory(firstAsker: firstAsker)
+        validated.firstAsked.open()
+        let report = await ApplicationContext.validate(validated)
+        #expect(report.problems.contains { $0.creationFailure?.path.suffix(2) == ["shared", "screen"] }, "\(report)")
     }
 
     @Test func synchronousClosureInTheConcurrentPhaseGetsMainActorEagerSingletonsOfAStartedParent() async throws {

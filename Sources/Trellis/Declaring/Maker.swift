@@ -17,8 +17,11 @@ struct Maker: Sendable {
     let isClassType: Bool
     /// The closure must be awaited.
     let isAsync: Bool
-    /// The closure is `@MainActor`.
+    /// The closure is synchronous and `@MainActor`.
     let runsOnMainActor: Bool
+    /// The closure, synchronous or async, runs on the main actor: its synchronous lookups are
+    /// made there, whoever asked for the object.
+    let isMainActorBound: Bool
 
     /// Erases `closure`. Specialised where the factory is written, so the class test and the
     /// closure's form fold away; the flags are stored so that a context reads them without
@@ -27,22 +30,26 @@ struct Maker: Sendable {
     init<Object>(_ closure: DefinitionClosure<Object>) {
         let isAsync: Bool
         let runsOnMainActor: Bool
+        let isMainActorBound: Bool
         switch closure {
         // An async main-actor closure is claimed, waited for and injected like any async one;
         // only the closure itself hops to the main actor (`DefinitionClosure.runAsync`).
-        case .asynchronous, .asyncIndependent, .mainActorAsync: (isAsync, runsOnMainActor) = (true, false)
-        case .mainActor: (isAsync, runsOnMainActor) = (false, true)
-        case .synchronous, .independent: (isAsync, runsOnMainActor) = (false, false)
+        case .mainActorAsync: (isAsync, runsOnMainActor, isMainActorBound) = (true, false, true)
+        case .asynchronous, .asyncIndependent: (isAsync, runsOnMainActor, isMainActorBound) = (true, false, false)
+        case .mainActor: (isAsync, runsOnMainActor, isMainActorBound) = (false, true, true)
+        case .synchronous, .independent: (isAsync, runsOnMainActor, isMainActorBound) = (false, false, false)
         }
-        self.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, runsOnMainActor: runsOnMainActor, erased: ErasedClosure(closure))
+        self.init(objectType: Object.self, isClassType: Object.self is AnyClass, isAsync: isAsync, runsOnMainActor: runsOnMainActor,
+                  isMainActorBound: isMainActorBound, erased: ErasedClosure(closure))
     }
 
     @usableFromInline
-    init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, runsOnMainActor: Bool, erased: ErasedClosure) {
+    init(objectType: Any.Type, isClassType: Bool, isAsync: Bool, runsOnMainActor: Bool, isMainActorBound: Bool, erased: ErasedClosure) {
         self.objectType = objectType
         self.isClassType = isClassType
         self.isAsync = isAsync
         self.runsOnMainActor = runsOnMainActor
+        self.isMainActorBound = isMainActorBound
         self.erased = erased
     }
 

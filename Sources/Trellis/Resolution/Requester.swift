@@ -74,15 +74,18 @@ struct Requester {
     }
 
     /// The concurrent phase's rule for a synchronous main-actor definition: a synchronous frame
-    /// off the main actor (a synchronous closure an async eager singleton pulled in) never gets
-    /// it, made or not, as it could not make it; otherwise the start would succeed or fail by
-    /// whether another eager singleton had made it yet. Elsewhere, where the lookup runs decides,
-    /// and a made one is handed out.
+    /// of a definition whose closure may run anywhere (a synchronous closure an async eager
+    /// singleton pulled in) never gets it, made or not, and wherever it happens to run: it could
+    /// make it only when asked for on the main actor, so the start would succeed or fail by which
+    /// eager singleton asked first, or whether one had made it yet. A main-actor closure's own
+    /// lookups, which always run there, may. Elsewhere, where the lookup runs decides, and a made
+    /// one is handed out.
     private func checkMainActorUse(of found: ApplicationContext, _ index: Int) throws(ContextError) {
         let resolution = self.resolution.object
         let session = resolution.session
-        guard session.restrictsAsync, found.records[index].scope != .eagerSingleton || session.isStarting(found),
-              !MainActorCall.isOnMainActor else { return }
+        guard session.restrictsAsync, found.records[index].scope != .eagerSingleton || session.isStarting(found) else { return }
+        let runsThere = self.index >= 0 ? context.with { $0.configuration.definitions[self.index].maker.isMainActorBound } : MainActorCall.isOnMainActor
+        guard !runsThere else { return }
         let key = found.key(at: index)
         throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: MainActorRequired(key: key))
     }
