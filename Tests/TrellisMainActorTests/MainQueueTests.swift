@@ -16,10 +16,16 @@ final class QueueUser {
 }
 
 nonisolated struct QueueFactory: ObjectFactory {
+    /// `model`'s closure is async (it runs on the main actor all the same).
+    var asyncModel = false
     let entered = ConcurrencyLatch(count: 1)
     let release = ConcurrencyLatch(count: 1)
     var definitions: Definitions {
-        createMainActorSingleton("model") { QueueModel() }
+        if asyncModel {
+            createMainActorSingleton("model") { () async in QueueModel() }
+        } else {
+            createMainActorSingleton("model") { QueueModel() }
+        }
         createSingleton("user") { [entered, release] () -> QueueUser in
             entered.countDown()
             release.wait()
@@ -50,10 +56,12 @@ nonisolated func opensWithoutHanging(_ latch: ConcurrencyLatch) async -> Bool {
         #expect(made)
     }
 
-    @Test nonisolated func aLookupOnTheMainQueueNeverWaitsForALookupWaitingToHopThere() async throws {
+    @Test(arguments: [false, true])
+    nonisolated func aLookupOnTheMainQueueNeverWaitsForALookupWaitingToHopThere(asyncModel: Bool) async throws {
         // `user` is made off the main actor by an awaited lookup, whose injection must hop onto
-        // the main actor for `model`; the main queue asks for `user` meanwhile.
-        let factory = QueueFactory()
+        // the main actor for `model` (made by a synchronous or an async main-actor closure); the
+        // main queue asks for `user` meanwhile.
+        let factory = QueueFactory(asyncModel: asyncModel)
         let context = try await ApplicationContext(factory)
         let maker = Task.detached { try await context.object("user", as: QueueUser.self) }
         // The maker's closure holds a thread of the pool until `release`: everything that leads

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 private final class Report {}
 
@@ -161,4 +162,42 @@ private struct LazyOptionalFactory: ObjectFactory {
     let fallback = holder.fallback
     #expect(holder.fallback === fallback)
     #expect(holder.report === (try context.object("report", as: Report.self)))
+}
+
+// MARK: An awaited first read that comes back to its property
+
+private final class ComingBack: Sendable {}
+
+private final class ComingBackHolder: @unchecked Sendable {
+    // Unchecked: the @Inject storage is written once, by the context, before the object is shared.
+    @Inject("comingBack", .lazy) var comingBack: ComingBack
+}
+
+/// `comingBack`'s closure reads the property whose first read is looking it up.
+private struct ComingBackFactory: ObjectFactory {
+    let box = Guarded<ApplicationContext?>(nil)
+    var definitions: Definitions {
+        createSingleton("holder") { ComingBackHolder() }
+        createSingleton("comingBack") { [box] () async throws -> ComingBack in
+            let holder = try await box.value!.object("holder", as: ComingBackHolder.self)
+            _ = try await holder.$comingBack.get()
+            return ComingBack()
+        }
+    }
+}
+
+/// Docs/Concurrency.md: a read that comes back to the property while its first read is still
+/// looking it up is a cycle, not a hang; awaited too.
+@Test func anAwaitedFirstReadThatComesBackToItsPropertyIsACycle() async throws {
+    let factory = ComingBackFactory()
+    let context = try await ApplicationContext(factory)
+    factory.box.withLock { $0 = context }
+    let holder = try await context.object("holder", as: ComingBackHolder.self)
+    let error = await AsyncHangGuard.run("the awaited first read") { await asyncError { try await holder.$comingBack.get() } }
+    let thrown = try #require(error ?? nil, "the first read did not fail")
+    guard case let .circularDependency(path) = thrown else {
+        Issue.record("expected circularDependency, got \(thrown)")
+        return
+    }
+    #expect(path == ["comingBack", "@Inject(.lazy) comingBack"], "\(path)")
 }

@@ -46,6 +46,9 @@ private final class TransitiveScreenHolder: Sendable {
 /// `deep1` → … → `inner`: a chain too deep for one thread's stack.
 private struct TransitiveFactory: ObjectFactory {
     static let depth = 10_000
+    /// `outer` and `holder` ask through the context itself (a nested lookup), not their resolver.
+    var nested = false
+    let box = Guarded<ApplicationContext?>(nil)
     let leafEntered = ConcurrencyLatch(count: 1)
     let gate = AsyncGate()
     let outerEntered = ConcurrencyLatch(count: 1)
@@ -59,18 +62,18 @@ private struct TransitiveFactory: ObjectFactory {
             return TransitiveLeaf()
         }
         createSingleton("inner") { TransitiveInner() }
-        createSingleton("outer") { [outerEntered] r in
+        createSingleton("outer") { [outerEntered, nested, box] r in
             outerEntered.countDown()
-            return TransitiveOuter(try r.object("inner"))
+            return TransitiveOuter(try nested ? box.value!.object("inner") : r.object("inner"))
         }
         createMainActorSingleton("model") { TransitiveModel() }
         createSingleton("screen") { [screenMade] () -> TransitiveScreen in
             defer { screenMade.countDown() }
             return TransitiveScreen()
         }
-        createSingleton("holder") { [holderEntered] r in
+        createSingleton("holder") { [holderEntered, nested, box] r in
             holderEntered.countDown()
-            return TransitiveScreenHolder(try r.object("screen"))
+            return TransitiveScreenHolder(try nested ? box.value!.object("screen") : r.object("screen"))
         }
         for level in 0..<(Self.depth - 1) {
             createSingleton("deep\(level)") { r in try r.object("deep\(level + 1)", as: TransitiveOuter.self) }
@@ -94,10 +97,11 @@ private func hangGuard() -> ConcurrencyLatch {
 /// The body of the first exit test: a task's synchronous lookup of `outer`, which a thread is
 /// making and which waits for `inner`, whose awaited maker has suspended on `leaf`. Exits with 0
 /// when the lookup is refused with `requiresAwait` instead of waiting.
-private func taskLookupThroughAThreadWaitingForSuspendedWork() async {
+private func taskLookupThroughAThreadWaitingForSuspendedWork(nested: Bool) async {
     let finished = hangGuard()
-    let factory = TransitiveFactory()
+    let factory = TransitiveFactory(nested: nested)
     guard let context = try? await ApplicationContext(factory) else { exit(2) }
+    factory.box.withLock { $0 = context }
     let maker = Task { try await context.object("inner", as: TransitiveInner.self) }
     guard await opensInTime(factory.leafEntered) else { exit(3) }
     let thread = ConcurrencyThreads.start(1) { _ in _ = try? context.object("outer", as: TransitiveOuter.self) }
@@ -134,10 +138,11 @@ private func deepTaskLookupOfSuspendedWork() async {
 /// The body of the second: the main actor's synchronous lookup of `holder`, which a thread is
 /// making and which waits for `screen`, whose awaited maker waits to hop onto the main actor for
 /// `model`. Exits with 0 when it is refused with `requiresAwait` instead of waiting.
-private func mainActorLookupThroughAThreadWaitingForAHop() async {
+private func mainActorLookupThroughAThreadWaitingForAHop(nested: Bool) async {
     let finished = hangGuard()
-    let factory = TransitiveFactory()
+    let factory = TransitiveFactory(nested: nested)
     guard let context = try? await ApplicationContext(factory) else { exit(2) }
+    factory.box.withLock { $0 = context }
     let answer = await MainActor.run { () -> ContextError? in
         // The main actor stays busy from here to the answer: the maker's hop waits for it.
         let maker = Task.detached { try await context.object("screen", as: TransitiveScreen.self) }
@@ -157,9 +162,13 @@ private func mainActorLookupThroughAThreadWaitingForAHop() async {
 
 @Suite struct TransitiveWaitTests {
     /// In a child process: a regression blocks a thread of the pool (or the main actor) for good.
+    /// Through the thread's closure's resolver, or a lookup it makes on the context itself.
     @Test func aTaskDoesNotWaitThroughAThreadForWorkThatHasSuspended() async {
         await #expect(processExitsWith: .success) {
-            await taskLookupThroughAThreadWaitingForSuspendedWork()
+            await taskLookupThroughAThreadWaitingForSuspendedWork(nested: false)
+        }
+        await #expect(processExitsWith: .success) {
+            await taskLookupThroughAThreadWaitingForSuspendedWork(nested: true)
         }
     }
 
@@ -171,7 +180,10 @@ private func mainActorLookupThroughAThreadWaitingForAHop() async {
 
     @Test func theMainActorDoesNotWaitThroughAThreadForALookupWaitingToHopThere() async {
         await #expect(processExitsWith: .success) {
-            await mainActorLookupThroughAThreadWaitingForAHop()
+            await mainActorLookupThroughAThreadWaitingForAHop(nested: false)
+        }
+        await #expect(processExitsWith: .success) {
+            await mainActorLookupThroughAThreadWaitingForAHop(nested: true)
         }
     }
 }

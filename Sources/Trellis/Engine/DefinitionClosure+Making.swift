@@ -64,6 +64,10 @@ extension DefinitionClosure {
             case let .mainActor(make):
                 return try await Self.hopToMainActor(make, context, index, resolution)
             case let .mainActorAsync(make):
+                // Until it returns, the closure needs the main actor to go on: a synchronous
+                // lookup there must not wait for this making (`CreationPhase.waitsForTheMainActor`).
+                resolution.setAwaitsMainActor(for: (context, index))
+                defer { resolution.setAwaitsMainActor(for: nil) }
                 let resolver = Resolver(context, index, resolution)
                 let result = UncheckedResult<Object>()
                 // Calling a main-actor closure from here hops to the main actor, and back after.

@@ -29,8 +29,9 @@ extension WaitTarget {
             // A caller blocked on what this lookup makes may now be waiting, through it, for work
             // that has suspended or waits for the main actor (`CreationPhase.mayBeWaitedFor`
             // follows the waits): it decides again. Once per claim, and only from inside a
-            // making, so waiters do not wake each other in turn.
-            if !waited, resolution.depth > 0 { lock.broadcast() }
+            // making (a frame of its own, or a lookup nested in or continuing another's), so
+            // waiters do not wake each other in turn.
+            if !waited, resolution.depth > 0 || resolution.parent != nil { lock.broadcast() }
             waited = true
             lock.wait()
             resolution.waitingFor = nil

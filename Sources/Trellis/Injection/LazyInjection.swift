@@ -127,7 +127,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     @usableFromInline
     func firstRead(naming: PropertyNaming?) -> Value {
         do throws(ContextError) {
-            return try value(naming: naming)
+            return try value(naming: naming, isGetter: true)
         } catch {
             fatalError(InjectHeader.stopMessage(for: error, file: file, line: line))
         }
@@ -140,11 +140,18 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     /// built on `Value` (a claim of `Value`, a `Result` of it, an optional of it): this code is
     /// not specialised, and the runtime would look each such type's metadata up on every first
     /// read, several hundred instructions each.
+    ///
+    /// `isGetter`: the plain read, which cannot throw and stops the program on an error, waits
+    /// for another reader's first read that has suspended, in a task too, rather than stop the
+    /// program by the timing of another task (`$property.get()` gets `requiresAwait`); only a
+    /// wait that would hold the main actor from the read it waits for is refused.
     @usableFromInline
-    func value(naming: PropertyNaming?) throws(ContextError) -> Value {
+    func value(naming: PropertyNaming?, isGetter: Bool = false) throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
         let made = try Resolution.run(from: nil) { resolution, _ throws(ContextError) -> ValueSlot in
-            if let made = try WaitTarget.lazyProperty(self).acquireBlocking(resolution, { claim(resolution) }) { return made }
+            if let made = try WaitTarget.lazyProperty(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true, toleratesSuspendedWork: isGetter) }) {
+                return made
+            }
             return try finish(resolution, Result { () throws(ContextError) -> ValueSlot in try lookUp(naming) })
         }
         return made.value(as: Value.self)
@@ -155,12 +162,26 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     @usableFromInline
     func valueAsync(naming: PropertyNaming?) async throws(ContextError) -> Value {
         if isMade.load(ordering: .acquiring) { return made!.value(as: Value.self) }
-        let resolution = Resolution(session: .plain, isAsync: true)
-        if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution) }) { return made.value(as: Value.self) }
+        // Nested in the async closure reading it, if any, and its lookup nested in it: the
+        // wait-for graph then sees a read that comes back to this property (a cycle), and a
+        // synchronous reader sees that this first read may suspend.
+        let resolution = Resolution.forAsyncEntry(.plain, nestedIn: Resolution.asyncActive)
+        defer { resolution.release() }
+        if let made = try await WaitTarget.lazyProperty(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false, toleratesSuspendedWork: true) }) {
+            return made.value(as: Value.self)
+        }
         let result: Result<ValueSlot, ContextError>
         do throws(ContextError) {
             switch try target(naming) {
-            case let .found(context, key): result = .success(ValueSlot.holding(try await context.object(key, as: Value.self)))
+            case let .found(context, key):
+                let slot = ValueSlot.allocate(for: Value.self)
+                do {
+                    slot.initialize(as: Value.self, to: try await Resolution.withAsyncActive(resolution) { try await context.object(key, as: Value.self) })
+                } catch {
+                    slot.deallocate()
+                    throw error as! ContextError
+                }
+                result = .success(slot)
             case let .missing(key): result = .success(ValueSlot.holding(try missing(key, naming)))
             }
         } catch {
@@ -169,8 +190,11 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return try finish(resolution, result).value(as: Value.self)
     }
 
-    /// The first read's step of the creation state machine. Called with the lock held.
-    private func claim(_ resolution: Resolution) -> SlotClaim<ValueSlot> {
+    /// The first read's step of the creation state machine: the rules of every wait of the
+    /// engine (`CreationPhase.mayBeWaitedFor`) apply to a reader waiting for another's first
+    /// read, but for a wait in a task for work that has suspended where the reader
+    /// `toleratesSuspendedWork` (the getter). Called with the lock held.
+    private func claim(_ resolution: Resolution, waitsSynchronously: Bool, toleratesSuspendedWork: Bool) -> SlotClaim<ValueSlot> {
         if let made { return .made(made) }
         guard case .making = phase else {
             phase = .making(owner: resolution, depth: resolution.depth)
@@ -179,6 +203,8 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         if let waited = Coordinator.cycle(through: phase, to: resolution) {
             return .failed(.circularDependency(path: resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [name] + waited))
         }
+        let mayWait = toleratesSuspendedWork ? !(waitsSynchronously && phase.waitsForTheMainActor) : phase.mayBeWaitedFor(synchronously: waitsSynchronously)
+        guard mayWait else { return .failed(.requiresAwait(key: name, path: resolution.path(appending: name))) }
         return .wait
     }
 
