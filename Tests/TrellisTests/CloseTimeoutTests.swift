@@ -314,6 +314,31 @@ private struct CancellationSensitiveFactory: ObjectFactory {
     }
 }
 
+/// A synchronous disposal that notes whether it ran in a cancelled task.
+private final class CancellationObserver: Disposable, Sendable {
+    let sawCancellation = Guarded<Bool?>(nil)
+    func dispose() { sawCancellation.withLock { $0 = Task.isCancelled } }
+}
+
+private struct ObservedFactory: ObjectFactory {
+    let observer: CancellationObserver
+    var definitions: Definitions { createEagerSingleton("observer") { [observer] in observer } }
+}
+
+@Test func aCloseInACancelledTaskDoesNotCancelItsSynchronousDisposalsEither() async throws {
+    // Docs/RunningAService.md: the disposals do not see the closer's cancellation.
+    let observer = CancellationObserver()
+    let app = try await ApplicationContext(ObservedFactory(observer: observer))
+    let closed = await finishesInTime { () async -> ContextError? in
+        await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await thrownContextErrorAsync { () async throws(ContextError) in try await app.close() }
+        }.value
+    }
+    try #require(closed != nil, "the close did not return")
+    #expect(observer.sawCancellation.value == false)
+}
+
 @Test(arguments: [false, true])
 func aCloseInACancelledTaskDoesNotCancelItsDisposals(bounded: Bool) async throws {
     // Docs/RunningAService.md: cancellation does not shorten a close; the disposals do not see it.

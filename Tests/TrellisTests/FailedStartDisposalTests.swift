@@ -58,6 +58,38 @@ private struct FailingSyncStartWithAsyncDisposableFactory: ObjectFactory {
     }
 }
 
+/// As above, but the `AsyncDisposable` `cache` depends on the `Disposable` `pool`, which must
+/// then wait for it.
+private struct FailingSyncStartWithAsyncDependentFactory: ObjectFactory {
+    let log: DisposalLog
+    let disposed: ConcurrencyLatch
+
+    var definitions: Definitions {
+        createEagerSingleton("pool") { [log] in SignallingDisposable("pool", log: log, disposed: disposed) }
+        createEagerSingleton("cache") { [log] r in
+            _ = try r.object("pool", as: SignallingDisposable.self)
+            return SignallingAsyncDisposable("cache", log: log, disposed: ConcurrencyLatch(count: 1))
+        }
+        createEagerSingleton("broken") { () throws -> DisposableProbe in throw StartFailure() }
+    }
+}
+
+private final class SignallingDisposable: Disposable, Sendable {
+    let key: String
+    let log: DisposalLog
+    let disposed: ConcurrencyLatch
+    init(_ key: String, log: DisposalLog, disposed: ConcurrencyLatch) {
+        self.key = key
+        self.log = log
+        self.disposed = disposed
+    }
+
+    func dispose() {
+        log.record(key)
+        disposed.countDown()
+    }
+}
+
 private final class SignallingAsyncDisposable: AsyncDisposable, Sendable {
     let key: String
     let log: DisposalLog
@@ -157,6 +189,19 @@ struct FailedStartDisposalTests {
         #expect(log.keys.first == "cache", "the Disposable one is disposed before the init throws")
         #expect(await opensInTime(disposed), "the AsyncDisposable made by the failed start was never disposed")
         #expect(log.keys.sorted() == ["cache", "pool"])
+    }
+
+    @Test func failedSynchronousStartKeepsTheOrderWhenADisposableDependsOnAnAsyncDisposable() async throws {
+        // Docs/Lifecycle.md: in the same order as close(): `pool` waits for `cache`, which
+        // depends on it, although only `cache` needs the task.
+        let log = DisposalLog()
+        let disposed = ConcurrencyLatch(count: 1)
+        let error = thrownContextError { () throws(ContextError) in
+            _ = try startSynchronously(FailingSyncStartWithAsyncDependentFactory(log: log, disposed: disposed))
+        }
+        #expect(error?.isCreationFailure(of: "broken") == true, "\(String(describing: error))")
+        #expect(await opensInTime(disposed), "the Disposable made by the failed start was never disposed")
+        #expect(log.keys == ["cache", "pool"])
     }
 
     @Test func failingEagerSingletonAtAsyncStartDisposesEverythingItMadeBeforeThrowing() async throws {

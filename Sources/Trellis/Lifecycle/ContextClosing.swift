@@ -128,7 +128,9 @@ struct ContextClosing {
         if made.isEmpty { return }
         let ordered = DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count)
         let failures: [ContextError.DisposalFailure]
-        if bound != nil || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
+        // A cancelled closer's disposals run in a task of their own, as awaited ones do: a close
+        // runs to its end, and no `dispose()` sees the closer's cancellation.
+        if bound != nil || Task.isCancelled || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
             let scope = ClosingScope.number(of: context), keys = context.configuration.table.keys
             failures = await ClosingScope.closing(scope) {
                 if let bound { return await Self.dispose(ordered, keys: keys, waitingAtMost: (bound, scope)) }
@@ -141,7 +143,8 @@ struct ContextClosing {
         } else {
             // The common case, without the task-local's async form: its operation would run off
             // the caller's actor (a hop there and back for a screen closed on the main actor).
-            failures = disposeSynchronously(ordered)
+            // The scope is the task's too, so a task a `dispose()` starts inherits it.
+            failures = disposeSynchronously(ordered, inheritedByTasks: true)
         }
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: context.name, failures: failures) }
@@ -156,12 +159,15 @@ struct ContextClosing {
                 return madeSingletons()
             }
         }
+        // In disposal order: the synchronous ones here until the first that must be awaited
+        // (`AsyncDisposable`, or main-actor only), which goes to a task with everything after
+        // it, so that no singleton is disposed before one that depends on it.
         var later: [DisposalOrder.Made] = []
         for singleton in DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count) {
-            switch singleton.disposal {
-            case .asynchronous, .onMainActor: later.append(singleton)
-            case let .synchronous(disposable): try? disposable.dispose()
-            case .none: break
+            if !later.isEmpty || singleton.disposal.mustBeAwaited {
+                later.append(singleton)
+            } else if case let .synchronous(disposable) = singleton.disposal {
+                try? disposable.dispose()
             }
         }
         finishClosing()
@@ -194,10 +200,10 @@ struct ContextClosing {
     /// Disposes `ordered` (a disposal order) synchronously, as the context's closing: a `close()`
     /// from inside a `dispose` returns at once. Only `Disposable`s usable here are disposed: the
     /// callers have refused or set aside every other kind. Returns what failed.
-    private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
+    private func disposeSynchronously(_ ordered: [DisposalOrder.Made], inheritedByTasks: Bool = false) -> [ContextError.DisposalFailure] {
         // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
         if ordered.isEmpty { return [] }
-        return ClosingScope.closing(ClosingScope.number(of: context)) {
+        return ClosingScope.closing(ClosingScope.number(of: context), inheritedByTasks: inheritedByTasks) {
             // By index, and an array of failures only when one fails: `compactMap` copied each
             // entry and made an array for every close.
             var failures: [ContextError.DisposalFailure] = []
