@@ -1,5 +1,6 @@
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // Docs/Diagnostics.md and Docs/RunningAService.md ("The start's critical path").
 
@@ -64,6 +65,25 @@ private final class Server: @unchecked Sendable {
     @Inject var schema: String
 }
 
+/// `report` makes the prototype `page` twice; each making notes how long its closure ran.
+private struct TwicePrototypeFactory: ObjectFactory {
+    let spans = Guarded<[Duration]>([])
+
+    var definitions: Definitions {
+        createPrototype("page") { [spans] () -> String in
+            let clock = ContinuousClock(), began = clock.now
+            // Work that takes measurable time, without a sleep.
+            var sum = 0
+            for value in 0..<200_000 { sum &+= value &* 31 }
+            spans.withLock { $0.append(clock.now - began) }
+            return "page \(sum)"
+        }
+        createEagerSingleton("report") { r in
+            (try r.object("page", as: String.self)) + (try r.object("page", as: String.self))
+        }
+    }
+}
+
 private struct SequentialFactory: ObjectFactory {
     var definitions: Definitions {
         createEagerSingleton("config") { "config" }
@@ -83,6 +103,17 @@ func aDependencyMadeBeforeItWasAskedForWasNotWaitedForNorIsItOnTheCriticalPath(t
         let last = try #require(report.entries.max { $0.end < $1.end })
         #expect(report.criticalPath == (last.key == "server" ? ["server"] : ["schema", "prepare"]), "\(report)")
     }
+}
+
+@Test func everyMakingOfAPrototypeAnEntryAskedForCountsAsWaited() throws {
+    // Docs/RunningAService.md: `waited` is the time spent on what it depends on, each making.
+    let factory = TwicePrototypeFactory()
+    let report = try ApplicationContext(factory).startupReport
+    let entry = try #require(report.entries.first { $0.key == "report" })
+    let spans = factory.spans.value
+    try #require(spans.count == 2)
+    #expect(entry.waited >= spans[0] + spans[1], "\(report), closures ran \(spans)")
+    #expect(entry.waited <= entry.duration)
 }
 
 @Test func aSynchronousStartsCriticalPathFollowsDependsOnAndEarlierEagerSingletons() throws {

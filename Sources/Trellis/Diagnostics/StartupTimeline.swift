@@ -55,6 +55,10 @@ final class StartupTimeline: @unchecked Sendable {
     // makes the runtime's exclusivity check redundant.
     @exclusivity(unchecked) private var marks: [Mark] = []
     @exclusivity(unchecked) private var asks: [Ask] = []
+    /// The spans a definition's making spent blocked or suspended waiting for another making
+    /// (`SlotClaim`): also one that started before the start, or outside it (a parent's
+    /// singleton another task is making), which the marks do not show.
+    @exclusivity(unchecked) private var waits: [(node: Node, from: Duration, to: Duration)] = []
 
     init() {
         began = clock.now
@@ -70,8 +74,8 @@ final class StartupTimeline: @unchecked Sendable {
     /// The time since the start began.
     var now: Duration { clock.now - began }
 
-    /// Definition `index` of `context` is about to be made (a prototype made again replaces
-    /// its earlier making).
+    /// Definition `index` of `context` is about to be made (a prototype may be made several
+    /// times: each making is kept).
     func began(_ index: Int, of context: ApplicationContext) {
         let mark = Mark(context: Unretained(context), index: index, time: now, isEnd: false)
         withLock { marks.append(mark) }
@@ -89,6 +93,12 @@ final class StartupTimeline: @unchecked Sendable {
         withLock { asks.append(ask) }
     }
 
+    /// Definition `index` of `context`'s making waited from `from` to now for another making.
+    func waited(_ index: Int, of context: ApplicationContext, from: Duration) {
+        let wait = (node: Node(context: ObjectIdentifier(context), index: index), from: from, to: now)
+        withLock { waits.append(wait) }
+    }
+
     /// When each definition first asked for each of its dependencies.
     private func askedAt() -> [AskedPair: Duration] {
         var times: [AskedPair: Duration] = [:]
@@ -101,30 +111,39 @@ final class StartupTimeline: @unchecked Sendable {
         return times
     }
 
-    /// Every making that ended, by definition.
-    private func makings() -> [Node: Making] {
-        var makings: [Node: Making] = [:]
+    /// Every making that ended, by definition, in the order they ended. An end closes the
+    /// latest making of its definition still open: exact for one lookup making a prototype
+    /// again; for makings overlapping in two tasks the pairs may cross, which covers the same
+    /// time all the same.
+    private func makings() -> [Node: [Making]] {
+        var open: [Node: [Making]] = [:]
+        var ended: [Node: [Making]] = [:]
         for mark in withLock({ marks }) {
             let node = Node(context: ObjectIdentifier(mark.context.object), index: mark.index)
             if mark.isEnd {
-                makings[node]?.end = mark.time
+                guard var making = open[node]?.popLast() else { continue }
+                making.end = mark.time
+                ended[node, default: []].append(making)
             } else {
-                makings[node] = Making(context: mark.context, index: mark.index, start: mark.time)
+                open[node, default: []].append(Making(context: mark.context, index: mark.index, start: mark.time))
             }
         }
-        return makings.filter { $0.value.end != nil }
+        return ended
     }
 
     /// `entries` (eager singletons of `context`) with their `waited` filled in, and the start's
     /// critical path: from the eager singleton that ended last, back through the dependency
     /// made during the start whose making took longest, and so on; outermost dependency first.
     func analyse(_ entries: [StartupReport.Entry], of context: ApplicationContext) -> (entries: [StartupReport.Entry], criticalPath: [String]) {
-        var made = makings()
+        var allMade = makings()
         // The eager singletons the start made itself are timed by their entries.
         for entry in entries {
             guard let index = context.configuration.table.definition(withKey: entry.key) else { continue }
-            made[Node(context: ObjectIdentifier(context), index: index)] = Making(context: Unretained(context), index: index, start: entry.start, end: entry.end)
+            allMade[Node(context: ObjectIdentifier(context), index: index)] = [Making(context: Unretained(context), index: index, start: entry.start, end: entry.end)]
         }
+        // For the critical path, each definition's last making.
+        let made = allMade.compactMapValues(\.last)
+        let waits = withLock { self.waits }
         guard !made.isEmpty else { return (entries, []) }
         // What each definition made during the start depends on, by the recorded edges.
         var dependencies: [Node: [Node]] = [:]
@@ -152,9 +171,11 @@ final class StartupTimeline: @unchecked Sendable {
         // asked for it (by its own lookups, or by another task it waited for).
         let timed = entries.map { entry -> StartupReport.Entry in
             guard let node = node(of: entry) else { return entry }
-            let spans = (dependencies[node] ?? []).compactMap { dependency in
-                made[dependency].map { (max($0.start, askedFor(dependency, by: node, from: entry.start)), min($0.end!, entry.end)) }
+            var spans = (dependencies[node] ?? []).flatMap { dependency in
+                (allMade[dependency] ?? []).map { (max($0.start, askedFor(dependency, by: node, from: entry.start)), min($0.end!, entry.end)) }
             }
+            // And its own waits, for makings the timeline does not show.
+            spans += waits.filter { $0.node == node }.map { (max($0.from, entry.start), min($0.to, entry.end)) }
             return entry.waiting(Self.covered(spans))
         }
         guard let last = entries.max(by: { $0.end < $1.end }), var current = node(of: last) else { return (timed, []) }

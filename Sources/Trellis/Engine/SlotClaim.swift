@@ -23,8 +23,11 @@ extension WaitTarget {
         let lock = Coordinator.lock
         lock.lock()
         var waited = false
+        var startupWait: StartupWait?
+        defer { startupWait?.end() }
         while true {
             if case let .settled(made) = try settle(claim()) { return made }
+            if !waited, resolution.collectsStartup { startupWait = StartupWait(resolution) }
             resolution.waitingFor = self
             // A caller blocked on what this lookup makes may now be waiting, through it, for work
             // that has suspended or waits for the main actor (`CreationPhase.mayBeWaitedFor`
@@ -43,9 +46,12 @@ extension WaitTarget {
     /// `CancellationError`.
     func acquireSuspending<Made>(_ resolution: Resolution, _ claim: () -> SlotClaim<Made>) async throws(ContextError) -> Made? {
         let lock = Coordinator.lock
+        var startupWait: StartupWait?
+        defer { startupWait?.end() }
         while true {
             lock.lock()
             if case let .settled(made) = try settle(claim()) { return made }
+            if startupWait == nil, resolution.collectsStartup { startupWait = StartupWait(resolution) }
             let waiter = AsyncWaiter()
             add(waiter)
             resolution.waitingFor = self
