@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
 import Trellis
 import TrellisTestSupport
@@ -92,56 +85,4 @@ private struct HeldOpenFactory: ObjectFactory {
     held.release.countDown()
     try #require(await opensInTime(busyClosed))
     #expect(!outcome.value.hasPrefix("not disposed"), "\(outcome.value)")
-}
-
-/// `first`'s synchronous `dispose()` starts a task that closes the context again; `second`,
-/// disposed after it, waits until that close returned.
-private final class ClosesAgainLater: Disposable, Sendable {
-    let box: Guarded<ApplicationContext?>
-    let returned: ConcurrencyLatch
-    init(box: Guarded<ApplicationContext?>, returned: ConcurrencyLatch) {
-        self.box = box
-        self.returned = returned
-    }
-    func dispose() {
-        let context = box.value
-        Task {
-            try? await context?.close()
-            returned.countDown()
-        }
-    }
-}
-
-private final class WaitsForTheLaterClose: Disposable, Sendable {
-    let returned: ConcurrencyLatch
-    init(returned: ConcurrencyLatch) { self.returned = returned }
-    func dispose() {
-        if !returned.wait() {
-            print("hang: the close started by a dispose() waited for the close it was started in")
-            exit(1)
-        }
-    }
-}
-
-private struct ClosesAgainFactory: ObjectFactory {
-    let box = Guarded<ApplicationContext?>(nil)
-    let returned = ConcurrencyLatch(count: 1)
-    var definitions: Definitions {
-        // Made first, so disposed last: after `first`.
-        createEagerSingleton("second") { [returned] in WaitsForTheLaterClose(returned: returned) }
-        createEagerSingleton("first") { [box, returned] in ClosesAgainLater(box: box, returned: returned) }
-    }
-}
-
-/// Docs/Lifecycle.md: a task a `dispose()` starts inherits the closing, so its `close()` of the
-/// same context returns at once, also when every disposal is synchronous. In a child process: a
-/// regression holds a thread of the pool (the awaited close's) until the hang guard gives up.
-@Test func aTaskStartedByASynchronousDisposalInheritsTheAwaitedClosesScope() async {
-    await #expect(processExitsWith: .success) {
-        let factory = ClosesAgainFactory()
-        guard let context = try? await ApplicationContext(factory) else { exit(2) }
-        factory.box.withLock { $0 = context }
-        try? await context.close()
-        factory.box.withLock { $0 = nil }
-    }
 }

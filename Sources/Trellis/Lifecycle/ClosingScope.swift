@@ -38,14 +38,8 @@ enum ClosingScope {
         return exchanged ? number : original
     }
 
-    /// Runs `body`, which disposes synchronously, in the scope of close `number` on this thread;
-    /// `inheritedByTasks`: in this task's too (an awaited close), so that a task a `dispose()`
-    /// starts inherits it, as it does from an awaited disposal.
-    static func closing<R>(_ number: UInt64, inheritedByTasks: Bool = false, _ body: () -> R) -> R {
-        guard !inheritedByTasks else {
-            let scope = open.load(ordering: .relaxed) > 0 ? closes + [number] : [number]
-            return $closes.withValue(scope) { closing(number, body) }
-        }
+    /// Runs `body`, which disposes synchronously, in the scope of close `number` on this thread.
+    static func closing<R>(_ number: UInt64, _ body: () -> R) -> R {
         let thread = ThreadState.current
         thread.closing.append(number)
         open.add(1, ordering: .relaxed)

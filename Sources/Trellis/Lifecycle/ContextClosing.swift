@@ -143,8 +143,10 @@ struct ContextClosing {
         } else {
             // The common case, without the task-local's async form: its operation would run off
             // the caller's actor (a hop there and back for a screen closed on the main actor).
-            // The scope is the task's too, so a task a `dispose()` starts inherits it.
-            failures = disposeSynchronously(ordered, inheritedByTasks: true)
+            // Nor its synchronous form: a push costs this close a twentieth of a request (a lock
+            // and an allocation in the task), for the rare task a synchronous `dispose()` starts
+            // that closes the context again (its close waits for this one, as any caller's).
+            failures = disposeSynchronously(ordered)
         }
         finishClosing()
         if !failures.isEmpty { throw .disposalFailed(context: context.name, failures: failures) }
@@ -200,10 +202,10 @@ struct ContextClosing {
     /// Disposes `ordered` (a disposal order) synchronously, as the context's closing: a `close()`
     /// from inside a `dispose` returns at once. Only `Disposable`s usable here are disposed: the
     /// callers have refused or set aside every other kind. Returns what failed.
-    private func disposeSynchronously(_ ordered: [DisposalOrder.Made], inheritedByTasks: Bool = false) -> [ContextError.DisposalFailure] {
+    private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
         // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
         if ordered.isEmpty { return [] }
-        return ClosingScope.closing(ClosingScope.number(of: context), inheritedByTasks: inheritedByTasks) {
+        return ClosingScope.closing(ClosingScope.number(of: context)) {
             // By index, and an array of failures only when one fails: `compactMap` copied each
             // entry and made an array for every close.
             var failures: [ContextError.DisposalFailure] = []
