@@ -235,22 +235,6 @@ private func synchronousClosersDuringAnAsyncClose() async {
     }
 }
 
-/// A synchronous disposal that tells the test it began, then waits for it.
-private final class HeldPlainDisposal: Disposable, Sendable {
-    let entered = ConcurrencyLatch(count: 1)
-    let release = ConcurrencyLatch(count: 1)
-    func dispose() {
-        entered.countDown()
-        _ = release.wait()
-    }
-}
-
-private struct HeldPlainFactory: ObjectFactory {
-    let held: HeldPlainDisposal
-    var contextName: String { "Service" }
-    var definitions: Definitions { createEagerSingleton("slow") { [held] in held } }
-}
-
 /// The body of the exit test below: an awaited `close()` disposes a plain `Disposable` (on a
 /// thread of the pool, held until the test lets it go) while a task calls the synchronous
 /// `close()`. Exits with 0 when the refusal names the singleton and says a close is under way.
@@ -262,15 +246,15 @@ private func synchronousCloseInATaskDuringAnAwaitedCloseOfPlainDisposables() asy
             exit(1)
         }
     }
-    let held = HeldPlainDisposal()
-    guard let context = try? await ApplicationContext(HeldPlainFactory(held: held)) else { exit(2) }
+    let held = HeldDisposal()
+    guard let context = try? await ApplicationContext(HeldFactory(held: held)) else { exit(2) }
     let closer = Task { try await context.close() }
     guard await opensInTime(held.entered) else { exit(3) }
     let error = await Task { thrownContextError { () throws(ContextError) in try closeSynchronously(context) } }.value
     held.release.countDown()
     _ = try? await closer.value
     finished.countDown()
-    guard case let .requiresAwait(key, path)? = error, key == "slow", path.last == "slow",
+    guard case let .requiresAwait(key, path)? = error, key == "held", path.last == "held",
           "\(error!)".contains("An awaited close() of this context is disposing") else {
         print("refused with \(String(describing: error))")
         exit(4)

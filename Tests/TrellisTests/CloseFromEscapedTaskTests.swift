@@ -31,25 +31,10 @@ private struct ProbeFactory: ObjectFactory {
     var definitions: Definitions { createEagerSingleton("probe") { [log] in DisposableProbe("probe", log: log) } }
 }
 
-/// A synchronous disposal that blocks its closing thread until the test opens `release`.
-private final class HeldOpen: Disposable, Sendable {
-    let entered = ConcurrencyLatch(count: 1)
-    let release = ConcurrencyLatch(count: 1)
-    func dispose() {
-        entered.countDown()
-        _ = release.wait()
-    }
-}
-
-private struct HeldOpenFactory: ObjectFactory {
-    let held: HeldOpen
-    var definitions: Definitions { createEagerSingleton("held") { [held] in held } }
-}
-
 @Test func aTaskStartedByADisposalClosesAContextMadeWhereTheClosedOneWas() async throws {
     // Another close under way in the process meanwhile, as a server closes its request contexts.
-    let held = HeldOpen()
-    let busy = try await ApplicationContext(HeldOpenFactory(held: held))
+    let held = HeldDisposal()
+    let busy = try await ApplicationContext(HeldFactory(held: held))
     let busyClosed = ConcurrencyThreads.start(1) { _ in try? busy.close() }
     try #require(await opensInTime(held.entered))
 

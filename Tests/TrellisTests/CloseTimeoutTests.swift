@@ -186,32 +186,26 @@ private func blockingDisposalsLeftRunning() async {
     }
 }
 
-/// A synchronous disposal that blocks until the test opens `release` (on its own thread).
-private final class HeldDisposal: Disposable, Sendable {
-    let release: ConcurrencyLatch
-    init(release: ConcurrencyLatch) { self.release = release }
-    func dispose() { _ = release.wait() }
-}
-
 private final class Payload: Sendable {}
 
-private struct HeldFactory: ObjectFactory {
-    let release: ConcurrencyLatch
+/// `HeldFactory` with another singleton beside the held disposal.
+private struct HeldWithPayloadFactory: ObjectFactory {
+    let held: HeldDisposal
     var definitions: Definitions {
         createEagerSingleton("payload") { Payload() }
-        createEagerSingleton("socket") { [release] in HeldDisposal(release: release) }
+        createEagerSingleton("socket") { [held] in held }
     }
 }
 
 @Test func aSynchronousDisposalLeftRunningKeepsOnlyItsOwnObjectAlive() async throws {
     // Docs/Lifecycle.md: nothing outlives a context nobody references; a disposal left running
     // by a bounded close holds its own object, not the context and its other singletons.
-    let release = ConcurrencyLatch(count: 1)
-    defer { release.countDown() }
+    let held = HeldDisposal()
+    defer { held.release.countDown() }
     weak var weakContext: ApplicationContext?
     weak var weakPayload: Payload?
     do {
-        let app = try await ApplicationContext(HeldFactory(release: release))
+        let app = try await ApplicationContext(HeldWithPayloadFactory(held: held))
         weakContext = app
         weakPayload = try await app.object("payload", as: Payload.self)
         let bound = DisposalBound(timeout: .milliseconds(1)) { _ in }     // the wait ends at once

@@ -117,3 +117,21 @@ func thrownContextErrorAsync(_ body: () async throws(ContextError) -> Void) asyn
 func closeSynchronously(_ context: ApplicationContext) throws(ContextError) {
     try context.close()
 }
+
+/// A synchronous disposal that tells the test it began (`entered`), then blocks its thread until
+/// the test opens `release`: a close held in the middle of its disposals.
+final class HeldDisposal: Disposable, Sendable {
+    let entered = ConcurrencyLatch(count: 1)
+    let release = ConcurrencyLatch(count: 1)
+    func dispose() {
+        entered.countDown()
+        _ = release.wait()
+    }
+}
+
+/// A context of one eager `HeldDisposal`, `held`, named `Service`.
+struct HeldFactory: ObjectFactory {
+    let held: HeldDisposal
+    var contextName: String { "Service" }
+    var definitions: Definitions { createEagerSingleton("held") { [held] in held } }
+}
