@@ -42,6 +42,34 @@ private struct CycleAfterUnrelatedFactory: ObjectFactory {
     }
 }
 
+private struct FirstAttemptFailed: Error {}
+
+/// `b` reads `a` through a lazy property (b depends on a).
+private final class ReadsALater: Disposable, @unchecked Sendable {
+    // Unchecked: as `LateCycleA`.
+    @Inject(.lazy) var a: DisposableProbe
+    let log: DisposalLog
+    init(log: DisposalLog) { self.log = log }
+    func dispose() { log.record("b") }
+}
+
+/// `a`'s first making asks for `b`, then fails; the second does not ask for it.
+private struct FailedFirstAttemptFactory: ObjectFactory {
+    let log: DisposalLog
+    let attempts = InjCounter()
+    var definitions: Definitions {
+        createSingleton("a") { [log, attempts] r in
+            attempts.increment()
+            if attempts.value == 1 {
+                _ = try r.object("b", as: ReadsALater.self)
+                throw FirstAttemptFailed()
+            }
+            return DisposableProbe("a", log: log)
+        }
+        createSingleton("b") { [log] in ReadsALater(log: log) }
+    }
+}
+
 /// A chain `link0` → `link1` → … of `length` singletons, each made by the one before it.
 private struct ChainFactory: ObjectFactory {
     let length: Int
@@ -289,6 +317,18 @@ struct DisposalOrderTests {
         try context.close()
         let other = lookedUpFirst == "a" ? "b" : "a"
         #expect(log.keys == [lookedUpFirst, other, "leaf"], "the one finished last goes first; leaf only after the cycle")
+    }
+
+    @Test func aFailedMakingLeavesNoEdgeForTheDisposalOrder() throws {
+        // Docs/Lifecycle.md: the order follows the edges recorded while the objects were made;
+        // `a`'s failed first making asked for `b`, which its made object never depended on.
+        let log = DisposalLog()
+        let context = try ApplicationContext(FailedFirstAttemptFactory(log: log))
+        #expect(throws: ContextError.self) { try context.object("a", as: DisposableProbe.self) }
+        _ = try context.object("a", as: DisposableProbe.self)
+        _ = try context.object("b", as: ReadsALater.self).a
+        try context.close()
+        #expect(log.keys == ["b", "a"], "b depends on a, not the other way round")
     }
 
     @Test func aCycleTakesItsPlaceAmongTheOthersByItsLatestMadeMember() throws {

@@ -19,6 +19,13 @@ struct JournalAccess {
         record(.routed(from: index, route: Unretained(route), firstField: firstField, fields: fields))
     }
 
+    /// The making of definition `index` failed, and it was never made: drops the edges that
+    /// making recorded (a retry that no longer asks for a dependency would otherwise keep it,
+    /// a false edge that could even close a false cycle and reverse the disposal order).
+    func voidEdges(from index: Int) {
+        record(.voided(from: index))
+    }
+
     @inline(__always)
     private func record(_ entry: RecordedEdges) {
         unretained.with { context in

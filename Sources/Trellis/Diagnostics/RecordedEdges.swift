@@ -12,12 +12,19 @@ enum RecordedEdges: BitwiseCopyable {
     /// for each bit `p` set in `fields`. Unretained: the definition's record keeps its route for
     /// as long as the context, and so this entry, lives.
     case routed(from: Int, route: Unretained<InjectionRoute>, firstField: Int, fields: UInt64)
+    /// The making of definition `from` failed before it was ever made: the edges it recorded
+    /// (entries before this one) are not dependencies of anything made, and a later making
+    /// records its own.
+    case voided(from: Int)
 
-    /// Appends the edges this entry stands for, in field order.
+    /// Appends the edges this entry stands for, in field order (or, voided, removes the edges
+    /// from its definition appended so far).
     func spellOut(into edges: inout [Edge]) {
         switch self {
         case let .one(edge):
             edges.append(edge)
+        case let .voided(from):
+            edges.removeAll { $0.from == from }
         case let .routed(from, route, firstField, fields):
             route.with { route in
                 for bit in 0..<UInt64.bitWidth where fields & (1 << UInt64(bit)) != 0 {

@@ -74,7 +74,7 @@ extension SingletonSlot {
         do throws(ContextError) {
             made = try Creation(of: index, in: context).constructSingleton(resolution)
         } catch {
-            abandon(ownedAs: word)
+            abandonFailedMaking(ownedAs: word)
             throw error
         }
         guard let injecting = try publishedOrInjecting(made, resolution, wrappersMade: thread.injectInits, since: creationMark, ownedAs: word) else { return made }
@@ -135,7 +135,7 @@ extension SingletonSlot {
         do {
             made = try await Creation(of: index, in: context).constructAsync(resolution)
         } catch {
-            abandon(ownedAs: word)
+            abandonFailedMaking(ownedAs: word)
             throw error
         }
         return try injectedWithoutWaiting(made, in: context, resolution, since: creationMark, ownedAs: word)
@@ -172,7 +172,7 @@ extension SingletonSlot {
                 try Creation(of: index, in: context).constructSingleton(resolution)
             }
         } catch {
-            abandon(ownedAs: word)
+            abandonFailedMaking(ownedAs: word)
             throw error
         }
         return try injectedWithoutWaiting(made, in: context, resolution, since: creationMark, ownedAs: word)

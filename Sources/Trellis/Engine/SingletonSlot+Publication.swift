@@ -135,6 +135,14 @@ extension SingletonSlot {
         if resolution.collectsStartup { unretainedContext.with { $0.noteStartup(index, resolution) } }
     }
 
+    /// The singleton's making failed: its edges are voided (one making of a singleton runs at a
+    /// time, so the edges from it recorded since it last failed are this making's alone; none
+    /// once it was made), and the slot abandoned.
+    func abandonFailedMaking(ownedAs word: UInt?) {
+        if !records[index].edgesRecorded.load(ordering: .relaxed) { unretainedContext.with { $0.journal.voidEdges(from: index) } }
+        abandon(ownedAs: word)
+    }
+
     /// The singleton's closure failed: nothing is cached, waiters try again. `word`: the owner's
     /// word if it claimed the slot without the lock, which it then frees without the lock unless
     /// a lookup turned it into a locked owner meanwhile.
