@@ -17,7 +17,16 @@ private struct ValueTypeFactory: ObjectFactory {
         createSingleton("singletonHolder") { ValueHolder() }
         createPrototype("screen") { ValueHolder() as any ValueScreen }
         createPrototype("anything") { ValueHolder() as Any }
+        // Declared as optionals.
+        createSingleton("optionalWidget") { Optional(ValueWidget()) }
+        createPrototype("optionalWidgets") { Optional(ValueWidget()) }
+        createPrototype("noWidget") { () -> ValueWidget? in nil }
+        createPrototype("optionalHolder") { Optional(ValueHolder()) }
     }
+}
+
+private final class ValueWidget {
+    @Inject var mailer: ValueMailer
 }
 
 @Suite struct InjectValueTypeTests {
@@ -32,6 +41,32 @@ private struct ValueTypeFactory: ObjectFactory {
         let context = try ApplicationContext(ValueTypeFactory())
         let holder: ValueHolder = try context.object("singletonHolder")
         #expect(holder.mailer === (try context.object("mailer", as: ValueMailer.self)))
+    }
+
+    @Test(arguments: ["optionalWidget", "optionalWidgets"])
+    func aClassInstanceDeclaredAsAnOptionalIsInjected(key: String) async throws {
+        // Docs/Injection.md: a definition's object may be any type; an optional's object is
+        // injected as the instance it wraps.
+        let context = try Sync.start(ValueTypeFactory())
+        let mailer = try Sync.object(context, "mailer", as: ValueMailer.self)
+        let widget = try #require(try Sync.object(context, key, as: ValueWidget?.self))
+        #expect(try await widget.$mailer.get() === mailer)
+        let awaited = try #require(try await context.object(key, as: ValueWidget?.self))
+        #expect(try await awaited.$mailer.get() === mailer)
+        #expect(try Sync.object(context, "noWidget", as: ValueWidget?.self) == nil)
+        let report = Sync.validate(ValueTypeFactory())
+        #expect(!report.problems.contains { "\($0)".contains("Widget") }, "\(report)")
+    }
+
+    @Test func aStructDeclaredAsAnOptionalFailsClearlyInsteadOfStayingEmpty() throws {
+        let context = try ApplicationContext(ValueTypeFactory())
+        let error = #expect(throws: ContextError.self) { try context.object("optionalHolder", as: ValueHolder?.self) }
+        guard case let .creationFailed(key, _, underlying)? = error else {
+            Issue.record("expected creationFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(key == "optionalHolder")
+        #expect(underlying is StructInExistentialInjectionError)
     }
 
     @Test(arguments: ["screen", "anything"])

@@ -48,7 +48,10 @@ final class InjectionPlan: @unchecked Sendable {
     /// Nothing to do for objects of this type: the common case, checked first.
     let isEmpty: Bool
     /// No `@Inject` field and no `didInject`: an object of the type is complete as made.
-    var hasNothingToInject: Bool { fields.isEmpty && !isAware }
+    var hasNothingToInject: Bool { fields.isEmpty && !isAware && !isOptional }
+    /// The type is an optional: an object of it is injected as the value it wraps, if any
+    /// (`ObjectInjection`), so it is never "nothing to do".
+    let isOptional: Bool
     /// Nothing to do unless `@Inject` wrappers were made while the object was (then reflection is
     /// stripped): a class or struct without stored properties.
     let isEmptyUnlessStripped: Bool
@@ -93,8 +96,9 @@ final class InjectionPlan: @unchecked Sendable {
             plainDisposer = nil
         }
         reportsNoFields = visited && count == 0
-        isEmpty = found.isEmpty && !isAware && !reportsNoFields
-        isEmptyUnlessStripped = found.isEmpty && !isAware
+        isOptional = type is any OptionalProtocol.Type
+        isEmpty = found.isEmpty && !isAware && !reportsNoFields && !isOptional
+        isEmptyUnlessStripped = found.isEmpty && !isAware && !isOptional
     }
 
     /// `plainDisposer` for `Object`: an object of the class, cast to the class, is a `Disposable`

@@ -48,6 +48,20 @@ struct ObjectInjection: BitwiseCopyable {
     @inline(__always)
     init?<T>(of made: ValueSlot, as _: T.Type, isClass: Bool, _ index: Int, _ context: ApplicationContext, _ resolution: Resolution, wrappersMade: Int) throws(ContextError) {
         let (plan, route) = Self.planAndRoute(for: made, as: T.self, isClass: isClass, index, of: context)
+        // A definition declared as an optional (`{ Optional(Widget()) }`): the object it wraps is
+        // injected, when it wraps a class instance (the slot keeps it alive).
+        if plan.isOptional {
+            guard let value = CastTransparency.innermost(made[as: T.self]) else { return nil }
+            let wrapped = InjectionPlan.of(type(of: value))
+            if wrapped.isEmpty { return nil }
+            // A struct inside the optional cannot be filled in place, as inside an existential.
+            guard wrapped.isClass else {
+                throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: wrapped.typeName))
+            }
+            let object = value as AnyObject
+            self.init(context, wrapped, nil, in: ObjectFields(of: object), object: object, requester: index, resolution)
+            return
+        }
         guard let target = try Self.target(plan, made, as: T.self, isClass: isClass, index, context, resolution, wrappersMade: wrappersMade) else { return nil }
         self.init(context, plan, route, in: target.fields, object: target.object, requester: index, resolution)
     }
