@@ -174,14 +174,15 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         do throws(ContextError) {
             switch try target(naming) {
             case let .found(context, key):
-                let slot = ValueSlot.allocate(for: Value.self)
+                let value: Value
                 do {
-                    slot.initialize(as: Value.self, to: try await Resolution.withAsyncActive(resolution) { try await context.object(key, as: Value.self) })
+                    value = try await Resolution.withAsyncActive(resolution) { try await context.object(key, as: Value.self) }
                 } catch {
-                    slot.deallocate()
+                    // Safe: `object` throws `ContextError` only (the closure's untyped throws is
+                    // `withAsyncActive`'s signature).
                     throw error as! ContextError
                 }
-                result = .success(slot)
+                result = .success(ValueSlot.holding(value))
             case let .missing(key): result = .success(ValueSlot.holding(try missing(key, naming)))
             }
         } catch {

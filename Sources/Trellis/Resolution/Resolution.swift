@@ -54,7 +54,8 @@ final class Resolution: @unchecked Sendable {
     }
     /// `session.startup != nil`, read by every make without touching the session object.
     private(set) var collectsStartup = false
-    /// `session.restrictsAsync`, read by every routed injection of a main-actor singleton.
+    /// `session.restrictsAsync`, read by every object's injection (`ObjectInjection`, which
+    /// drops its route in the concurrent phase) without touching the session object.
     private(set) var restrictsAsync = false
     /// Started by an async entry point: what it makes may suspend.
     private(set) var isAsync: Bool
