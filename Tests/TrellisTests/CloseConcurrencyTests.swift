@@ -438,6 +438,27 @@ struct CloseConcurrencyTests {
         #expect(handedOut + refused == rounds * 3 * 40)
     }
 
+    /// Docs/Lifecycle.md: `contextClosed` names the key looked up; for a lookup by type cut off
+    /// by a close while it made a definition, that is the type, not the definition's key.
+    @Test(arguments: [false, true])
+    func aLookupByTypeCutOffByACloseNamesTheTypeItAskedFor(all: Bool) throws {
+        let factory = GatedFactory()
+        let context = try ApplicationContext(factory)
+        let result = Guarded<ContextError?>(nil)
+        let lookupDone = ConcurrencyThreads.start(1) { _ in
+            do throws(ContextError) {
+                if all { _ = try context.objects(of: Raced.self) } else { _ = try context.object(of: Raced.self) }
+            } catch {
+                result.withLock { $0 = error }
+            }
+        }
+        try #require(factory.entered.wait(), "the lookup never started making the singleton")
+        try context.close()
+        factory.gate.countDown()
+        try #require(lookupDone.wait(), "the lookup did not return")
+        #expect(result.value == .contextClosed(context: "Gated", key: String(reflecting: Raced.self)))
+    }
+
     /// Deterministic: a singleton whose making ends after close began is not handed out, nor
     /// cached; it is disposed and released.
     @Test(arguments: ["slow", "slowAlias"])

@@ -348,6 +348,39 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(error == .aliasOfUnknownKey(alias: "postman", key: "mailr", context: "ConfigContext"))
     }
 
+    @Test func aliasesForWithNoAliasForAnUnknownKeyNamesNoEmptyAlias() {
+        let error = configurationError { f in
+            f.createSingleton("mailer") { 1 }
+            f.aliases(for: "mailr")
+        }
+        #expect(error == .aliasOfUnknownKey(alias: "", key: "mailr", context: "ConfigContext"))
+        #expect(error?.description.contains("Alias ''") == false, "\(String(describing: error))")
+        #expect(error?.description.contains("aliases(for: 'mailr')") == true)
+    }
+
+    /// The doc comment of `ConfiguratorFromFactory.init`: the first naming rule broken, in
+    /// declaration order, whether the names are ASCII or not, keys or aliases.
+    @Test(arguments: [("b", "z"), ("b", "\u{E9}"), ("\u{E9}", "z")])
+    func theFirstNamingProblemInDeclarationOrderIsTheOneThrown(names: (alias: String, duplicated: String)) {
+        let error = configurationError { f in
+            f.createSingleton("a") { 1 }.aliases(names.alias)
+            f.createSingleton(names.alias) { 2 }
+            f.createSingleton(names.duplicated) { 3 }
+            f.createSingleton(names.duplicated) { 4 }
+        }
+        #expect(error == .aliasShadowsKey(alias: names.alias, aliasOf: "a", isGenerated: false, context: "ConfigContext"))
+    }
+
+    @Test func aDuplicatedNonASCIIKeyIsOneProblemNotOnePerDefaultAlias() {
+        // Docs/Testing.md: `problems` lists every distinct problem; a default alias of a key that
+        // was rejected repeats the key's problem.
+        let report = ApplicationContext.validate(configFactory { f in
+            f.createSingleton("\u{E9}lan") { 1 }
+            f.createSingleton("e\u{301}lan") { 2 }
+        })
+        #expect(report.problems == [.duplicateKey(key: "\u{E9}lan", context: "ConfigContext")])
+    }
+
     @Test func aliasesForMayPrecedeTheDefinitionItNames() throws {
         let configurator = try configure { f in
             f.aliases(for: "mailer", "postman")

@@ -30,7 +30,9 @@ public struct ConfiguratorFromFactory: Sendable {
 
     /// Collects and checks `factory`'s definitions.
     ///
-    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order.
+    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order (each
+    ///   definition's key, its default aliases, its explicit aliases; the `aliases(for:)` groups
+    ///   after every definition).
     public init(_ factory: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
         try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: Self.staticType(of: factory), sink: &sink)
@@ -153,38 +155,11 @@ public struct ConfiguratorFromFactory: Sendable {
         for definition in definitions { expectedAliases += definition.explicitAliases.count }
         var table = NameTableBuilder(keys: keys, expectedAliases: expectedAliases + 8)
 
-        var nonASCII: [Int] = []
+        // In declaration order, each definition's key, default aliases, then explicit aliases, so
+        // that the first problem thrown is the first in the factory.
         for (index, key) in keys.enumerated() {
-            let bytes = key.utf8
-            guard isValidKey(bytes) else {
-                try sink.report(.invalidKey(key: key, context: context))
-                continue
-            }
-            guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else {
-                nonASCII.append(index)
-                continue
-            }
-            let hash = NameTable.hash(key)
-            let flags = DefaultAliases.asciiFlags(bytes)
-            let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
-            if !existing.isEmpty {
-                // Rare: another name differs from this key only in ASCII case. Compare all of them.
-                let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
-                if let problem = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
-                    try sink.report(problem)
-                    continue
-                }
-            }
-            table.insertKey(definition: index, flags: flags, hash: hash)
-        }
-        for index in nonASCII {
-            try insert(keys[index], .key, index, into: &table, keys, context, &sink)
-            for alias in DefaultAliases.of(keys[index]) {
-                try insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
-            }
-        }
-        for (index, definition) in definitions.enumerated() {
-            for alias in definition.explicitAliases {
+            try insertKey(key, index, into: &table, keys, context, &sink)
+            for alias in definitions[index].explicitAliases {
                 try insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
@@ -200,18 +175,52 @@ public struct ConfiguratorFromFactory: Sendable {
         return NameTable(table)
     }
 
-    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) {
+    /// Inserts definition `index`'s `key` and its default aliases, or reports why it cannot: an
+    /// ASCII key with its default aliases as flags (the common case, without building them), any
+    /// other key with each default alias as a name of its own. A key that is not inserted gets
+    /// no default alias (whose clash would only repeat the key's problem).
+    private static func insertKey(_ key: String, _ index: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) {
+        let bytes = key.utf8
+        guard isValidKey(bytes) else { return try sink.report(.invalidKey(key: key, context: context)) }
+        guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else {
+            guard try insert(key, .key, index, into: &table, keys, context, &sink) else { return }
+            for alias in DefaultAliases.of(key) {
+                try insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
+            }
+            return
+        }
+        let hash = NameTable.hash(key)
+        let flags = DefaultAliases.asciiFlags(bytes)
+        let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
+        if !existing.isEmpty {
+            // Rare: another name differs from this key only in ASCII case. Compare all of them.
+            let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
+            if let problem = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
+                return try sink.report(problem)
+            }
+        }
+        table.insertKey(definition: index, flags: flags, hash: hash)
+    }
+
+    /// Inserts `name`, or reports why it cannot; `true` if inserted.
+    @discardableResult
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) -> Bool {
         if kind != .generatedAlias, !isValidKey(name.utf8) {
-            return try sink.report(.invalidKey(key: name, context: context))
+            try sink.report(.invalidKey(key: name, context: context))
+            return false
         }
         let hash = NameTable.hash(name) == 0 ? NameTable.anyHash(name) : NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
-        if let error = clash(name, kind, definition, existing, keys, context) { return try sink.report(error) }
+        if let error = clash(name, kind, definition, existing, keys, context) {
+            try sink.report(error)
+            return false
+        }
         if kind == .key {
             table.insertKey(definition: definition, flags: 0, hash: hash)
         } else {
             table.insertAlias(name, kind: kind, definition: definition, hash: hash)
         }
+        return true
     }
 
     /// The error for `name` (of `definition`, as `kind`) equal to an existing name, or `nil`.

@@ -247,4 +247,13 @@ extension ContextError {
               found.context.name == closed, found.context.key(at: found.index) == key else { return self }
         return .contextClosed(context: closed, key: name)
     }
+
+    /// The error of a lookup by type `T` on `context`: a `contextClosed` naming the key of a
+    /// definition the lookup was making when a context of its chain began closing names the
+    /// type asked for instead, as the same lookup after the close does.
+    func lookedUp<T>(as _: T.Type, in context: ApplicationContext) -> ContextError {
+        guard case let .contextClosed(closed, _) = self,
+              context.chain.contains(where: { $0.name == closed && $0.isClosed }) else { return self }
+        return .contextClosed(context: closed, key: String(reflecting: T.self))
+    }
 }

@@ -16,7 +16,7 @@ extension ApplicationContext {
     ///   naming the first async definition (in declaration order) it would have to make to find
     ///   out, and any error of making the objects it had to make.
     public func object<T>(of type: T.Type) throws(ContextError) -> T {
-        try TypeLookup<T>(self).object()
+        do { return try TypeLookup<T>(self).object() } catch { throw error.lookedUp(as: T.self, in: self) }
     }
 
     /// Every object, in this context then its parents, whose definition makes a `T` (protocols
@@ -29,17 +29,17 @@ extension ApplicationContext {
     /// - Throws: any error of making the objects it had to make; ``ContextError/requiresAwait(key:path:)``
     ///   for an async definition it would have to make (use the async form).
     public func objects<T>(of type: T.Type) throws(ContextError) -> [T] {
-        try TypeLookup<T>(self).objects()
+        do { return try TypeLookup<T>(self).objects() } catch { throw error.lookedUp(as: T.self, in: self) }
     }
 
     /// ``object(of:)``, making async definitions by awaiting them.
     public func object<T>(of type: T.Type) async throws(ContextError) -> T {
-        try await TypeLookup<T>(self).object()
+        do { return try await TypeLookup<T>(self).object() } catch { throw error.lookedUp(as: T.self, in: self) }
     }
 
     /// ``objects(of:)``, making async definitions by awaiting them.
     public func objects<T>(of type: T.Type) async throws(ContextError) -> [T] {
-        try await TypeLookup<T>(self).objects()
+        do { return try await TypeLookup<T>(self).objects() } catch { throw error.lookedUp(as: T.self, in: self) }
     }
 
     /// The keys of the chain's unshadowed definitions whose declared type satisfies `matches`.

@@ -119,6 +119,9 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
                 return "Alias '\(alias)' of '\(aliasOf)' (\(kind)) in context '\(context)' repeats its own key: an alias cannot repeat the key it names. Remove the alias."
             }
             return "Alias '\(alias)' of '\(aliasOf)' (\(kind)) in context '\(context)' is also the key of another definition, '\(alias)'. Every name in a context must be unique; rename one of the two definitions."
+        case let .aliasOfUnknownKey(alias, key, context) where alias.isEmpty:
+            // `aliases(for:)` given no alias at all.
+            return "aliases(for: '\(key)') in context '\(context)' names no key of the factory. Check the spelling, or define '\(key)'."
         case let .aliasOfUnknownKey(alias, key, context):
             return "Alias '\(alias)' in context '\(context)' is declared for '\(key)', which is not a key of the factory. Check the spelling, or define '\(key)'."
         case let .noSuchObject(key, searched, path) where path.isEmpty:
@@ -142,7 +145,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .invalidDefinition(key, reason, context):
             return "Invalid definition '\(key)' in context '\(context)': \(reason)"
         case let .requiresAwait(key, path) where path.first == Self.closeOffMainActor:
-            return "'\(key)' is disposable only on the main actor (its conformance to Disposable or AsyncDisposable is main-actor isolated, as every conformance of a module built with default main-actor isolation is), so a synchronous close() off the main actor cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`, which hops to the main actor for it, or call close() from main-actor code."
+            return "'\(key)' is Disposable only on the main actor (its conformance is main-actor isolated, as every conformance of a module built with default main-actor isolation is), so a synchronous close() off the main actor cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Code on the main queue outside any task counts as off it here on Linux: the Swift runtime's casts do not see the main actor there. Close the context with `try await context.close()`, which hops to the main actor for it, or call close() from main-actor code (a `@MainActor` function, or a task on the main actor)."
         case let .requiresAwait(key, path) where path.first == Self.closeUnderWay:
             return "An awaited close() of this context is disposing its singletons ('\(key)' among them), so a synchronous close() in a task cannot wait for it: it would hold a thread of the pool, possibly one those disposals need. Close with `try await context.close()`, which waits for the close under way by suspending."
         case let .requiresAwait(key, path) where path.first == "close()":
@@ -260,7 +263,7 @@ extension ContextError {
     static func mismatch<T>(_ key: String, _ value: Any, as _: T.Type, path: [String]) -> ContextError {
         var actual = String(reflecting: type(of: value))
         if IsolatedConformance.isolates(value, from: T.self) {
-            actual += ", which conforms only on the main actor (its conformance is isolated, as every conformance of a module built with default main-actor isolation is; look it up from main-actor code, or mark the conformance `nonisolated`),"
+            actual += ", which conforms only on the main actor (its conformance is isolated, as every conformance of a module built with default main-actor isolation is; look it up from main-actor code, or mark the conformance `nonisolated`)"
         }
         return .typeMismatch(key: key, expected: String(reflecting: T.self), actual: actual, path: path)
     }

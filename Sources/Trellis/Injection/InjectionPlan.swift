@@ -26,6 +26,13 @@ final class InjectionPlan: @unchecked Sendable {
     /// Its `InjectionAware` conformance is isolated to the main actor (a class of an app target),
     /// so `didInject` is called there, whatever a cast off that actor says.
     let isAwareOnMainActorOnly: Bool
+    /// Its `InjectionAware` conformance is isolated to a global actor other than the main actor,
+    /// which the context cannot reach: injecting it fails with ``ConformanceIsolated`` (a cast to
+    /// the class-bound protocol does not check isolation, so it would call `didInject` anywhere).
+    let isAwareOnAnotherActor: Bool
+    /// How a value of the type must be disposed because of its conformances' isolation
+    /// (`Disposal`): `.none` when it is not isolated (or not disposable).
+    let disposalIsolation: Disposal.Isolation
     /// Objects of the type are class instances (else values: structs are injected in place).
     let isClass: Bool
     /// A type adopting neither `Disposable` nor `AsyncDisposable`, whatever the isolation, whose
@@ -75,7 +82,9 @@ final class InjectionPlan: @unchecked Sendable {
         // An isolated conformance (a main-actor class of an app target) fails the cast off its
         // actor; the plan is kept for the process, so it must not depend on who asked first.
         isAware = type is any InjectionAware.Type || IsolatedConformance.isolates(type, from: (any InjectionAware).self)
-        isAwareOnMainActorOnly = isAware && IsolatedConformance.isIsolated(type, to: (any InjectionAware).self)
+        let awareIsolation = isAware ? Runtime.isolation(of: type, to: (any InjectionAware).self) : .none
+        isAwareOnMainActorOnly = awareIsolation == .mainActor
+        isAwareOnAnotherActor = awareIsolation == .otherGlobalActor
         // A type that conforms to neither disposal protocol, with any isolation, is never
         // disposed: a close asks the plan instead of casting each such object or value (casts of
         // an `Any` to an existential cost a few thousand instructions, four per value closed; a
@@ -85,6 +94,7 @@ final class InjectionPlan: @unchecked Sendable {
         isNeverDisposable = !CastTransparency.looksPast(type) && !(type is any Disposable.Type) && !(type is any AsyncDisposable.Type)
             && !IsolatedConformance.isolates(type, from: (any Disposable).self)
             && !IsolatedConformance.isolates(type, from: (any AsyncDisposable).self)
+        disposalIsolation = isNeverDisposable ? .none : Disposal.Isolation(of: type)
         // Isolation read from the conformance itself, so the answer does not depend on the actor
         // of whoever asked first (`.none` too when the runtime cannot say: then objects are cast).
         if isClass, !(type is any AsyncDisposable.Type),

@@ -271,6 +271,7 @@ struct ObjectInjection: BitwiseCopyable {
     @inline(__always)
     private func fieldsFilled() throws(ContextError) -> UncheckedSendable<AnyObject>? {
         if context.with({ $0.isValidation }) { try throwIfAFieldIsUnfilled() }
+        if plan.with({ $0.isAwareOnAnotherActor }) { throw isolatedAwareness() }
         return plan.with { plan in
             PropertyNames.learn(from: plan, in: fields)
             guard plan.isAware, let object = object?.object else { return nil }

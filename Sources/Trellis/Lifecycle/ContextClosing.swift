@@ -130,7 +130,7 @@ struct ContextClosing {
         let failures: [ContextError.DisposalFailure]
         // A cancelled closer's disposals run in a task of their own, as awaited ones do: a close
         // runs to its end, and no `dispose()` sees the closer's cancellation.
-        if bound != nil || Task.isCancelled || ordered.contains(where: { $0.disposal.mustBeAwaited }) {
+        if bound != nil || Task.isCancelled || Self.mustAwaitADisposal(of: ordered) {
             let scope = ClosingScope.number(of: context), keys = context.configuration.table.keys
             failures = await ClosingScope.closing(scope) {
                 if let bound { return await Self.dispose(ordered, keys: keys, waitingAtMost: (bound, scope)) }
@@ -165,11 +165,12 @@ struct ContextClosing {
         // (`AsyncDisposable`, or main-actor only), which goes to a task with everything after
         // it, so that no singleton is disposed before one that depends on it.
         var later: [DisposalOrder.Made] = []
+        var here = DisposableHere()
         for singleton in DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count) {
-            if !later.isEmpty || singleton.disposal.mustBeAwaited {
+            if !later.isEmpty || !here.canDispose(singleton) {
                 later.append(singleton)
-            } else if case let .synchronous(disposable) = singleton.disposal {
-                try? disposable.dispose()
+            } else {
+                _ = try? Self.disposeHere(singleton)
             }
         }
         finishClosing()
@@ -191,17 +192,59 @@ struct ContextClosing {
     private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
         // By index, reading each disposal in place: a `for … in` copied every entry (its value
         // and its disposal, retains and releases each) to read one tag.
-        for position in made.indices where made[position].disposal.mustBeAwaited {
+        var here = DisposableHere()
+        for position in made.indices where made[position].disposal.mustBeAwaited && !here.canDispose(made[position]) {
             let key = context.key(at: made[position].index)
-            if case .onMainActor = made[position].disposal { return .requiresAwait(key: key, path: [ContextError.closeOffMainActor, key]) }
+            if case .onMainActor(isAsync: false) = made[position].disposal { return .requiresAwait(key: key, path: [ContextError.closeOffMainActor, key]) }
             return Self.closeRequiresAwait(key)
         }
         return nil
     }
 
+    /// Whether an awaited close must await one of `made`'s disposals (or hop for it): an async
+    /// one, or one isolated to the main actor that the caller is not on.
+    private static func mustAwaitADisposal(of made: [DisposalOrder.Made]) -> Bool {
+        var here = DisposableHere()
+        return made.indices.contains { made[$0].disposal.mustBeAwaited && !here.canDispose(made[$0]) }
+    }
+
+    /// Which disposals the caller can run synchronously where it is: one usable on any actor,
+    /// and one isolated to the main actor when the caller is on it (asked once, at the first).
+    private struct DisposableHere {
+        private var isOnMainActor: Bool?
+
+        mutating func canDispose(_ made: DisposalOrder.Made) -> Bool {
+            switch made.disposal {
+            case .none, .synchronous, .unreachable: return true
+            case .asynchronous, .onMainActor(isAsync: true): return false
+            case .onMainActor(isAsync: false):
+                if let isOnMainActor { return isOnMainActor }
+                let answer = Disposal.isDisposableHere(made.value.anyValue)
+                isOnMainActor = answer
+                return answer
+            }
+        }
+    }
+
+    /// Disposes `made` synchronously, where the caller is: `canDispose` said it can.
+    ///
+    /// - Throws: what `dispose()` throws, or ``ConformanceIsolated`` for a conformance the
+    ///   context cannot reach.
+    private static func disposeHere(_ made: DisposalOrder.Made) throws {
+        switch made.disposal {
+        case let .synchronous(disposable): try disposable.dispose()
+        case .onMainActor(isAsync: false):
+            let value = made.value.anyValue
+            if try !Disposal.disposeIfOnMainActor(value) { throw Disposal.unreachable(value) }
+        case .unreachable: throw Disposal.unreachable(made.value.anyValue)
+        case .none, .asynchronous, .onMainActor(isAsync: true): break
+        }
+    }
+
     /// Disposes `ordered` (a disposal order) synchronously, as the context's closing: a `close()`
-    /// from inside a `dispose` returns at once. Only `Disposable`s usable here are disposed: the
-    /// callers have refused or set aside every other kind. Returns what failed.
+    /// from inside a `dispose` returns at once. Only disposals usable here are run (the callers
+    /// have refused or set aside every other kind); one the context cannot reach is reported.
+    /// Returns what failed.
     private func disposeSynchronously(_ ordered: [DisposalOrder.Made]) -> [ContextError.DisposalFailure] {
         // Nothing to dispose (a request whose objects dispose nothing): no closing scope to enter.
         if ordered.isEmpty { return [] }
@@ -210,9 +253,13 @@ struct ContextClosing {
             // entry and made an array for every close.
             var failures: [ContextError.DisposalFailure] = []
             for position in ordered.indices {
-                guard case let .synchronous(disposable) = ordered[position].disposal else { continue }
                 do {
-                    try disposable.dispose()
+                    // The common disposal inline; the others (isolated conformances) out of line.
+                    if case let .synchronous(disposable) = ordered[position].disposal {
+                        try disposable.dispose()
+                    } else {
+                        try Self.disposeHere(ordered[position])
+                    }
                 } catch {
                     failures.append(.init(key: context.key(at: ordered[position].index), error: "\(error)"))
                 }

@@ -9,18 +9,58 @@
 enum Disposal {
     /// Not disposable.
     case none
+    /// A conformance usable on any actor.
     case synchronous(any Disposable)
     /// Awaited; wins over `Disposable` for an object adopting both.
     case asynchronous(any AsyncDisposable)
-    /// Disposable only on the main actor, and the cast ran elsewhere.
-    case onMainActor
+    /// A conformance isolated to the main actor: disposed there (awaited if `isAsync`), wherever
+    /// the cast ran. Classified by the conformance, not by the cast, which succeeds on the main
+    /// actor: a disposal handed to a task or a thread would otherwise run off it.
+    case onMainActor(isAsync: Bool)
+    /// A conformance isolated to a global actor other than the main actor, which the context
+    /// cannot reach: its close reports ``ConformanceIsolated`` for it (never skips it silently).
+    case unreachable
+
+    /// The isolation of a type's disposal conformance, read once per type (`InjectionPlan`).
+    enum Isolation {
+        /// Not isolated, or not disposable: a cast classifies its values.
+        case none
+        /// `Disposable` on the main actor only.
+        case mainActor
+        /// `AsyncDisposable` on the main actor only.
+        case mainActorAsync
+        /// Isolated to another global actor.
+        case otherGlobalActor
+
+        /// The isolation of `type`'s conformances, read from the conformances themselves, so
+        /// the answer does not depend on the actor of whoever asked first. `AsyncDisposable`
+        /// wins over `Disposable`, as in a close.
+        init(of type: Any.Type) {
+            switch Runtime.conformance(of: type, to: (any AsyncDisposable).self, readingIsolation: true) {
+            case .usableHere: self = .none
+            case .isolatedElsewhere:
+                self = Runtime.isolation(of: type, to: (any AsyncDisposable).self) == .mainActor ? .mainActorAsync : .otherGlobalActor
+            case .none:
+                switch Runtime.isolation(of: type, to: (any Disposable).self) {
+                case .none: self = .none
+                case .mainActor: self = .mainActor
+                case .otherGlobalActor: self = .otherGlobalActor
+                }
+            }
+        }
+    }
 
     /// Disposing it takes an `await`: an async disposal, or a hop to the main actor.
     var mustBeAwaited: Bool {
         switch self {
         case .asynchronous, .onMainActor: true
-        case .synchronous, .none: false
+        case .synchronous, .none, .unreachable: false
         }
+    }
+
+    /// The error reported for a value whose conformance the context cannot reach.
+    static func unreachable(_ value: Any) -> ConformanceIsolated {
+        ConformanceIsolated(type: String(reflecting: type(of: value)), protocolName: "Disposable")
     }
 
     /// Whether a value of dynamic type `type` adopts neither protocol, with any isolation, and
@@ -56,12 +96,20 @@ enum Disposal {
         return .synchronous(disposer(object()))
     }
 
-    /// The classification by casts, with the isolated-conformance probes where a cast fails.
+    /// The classification by casts, after the conformance's isolation: an isolated conformance
+    /// is classified by its actor wherever this runs (the plan of the type the cast looks at,
+    /// `CastTransparency.innermost`: an optional's wrapped value, an `AnyHashable`'s base).
     private static func cast(_ value: Any) -> Disposal {
+        if let inner = CastTransparency.innermost(value) {
+            switch InjectionPlan.unretained(of: type(of: inner)).with({ $0.disposalIsolation }) {
+            case .none: break
+            case .mainActor: return .onMainActor(isAsync: false)
+            case .mainActorAsync: return .onMainActor(isAsync: true)
+            case .otherGlobalActor: return .unreachable
+            }
+        }
         if let disposable = value as? any AsyncDisposable { return .asynchronous(disposable) }
-        if IsolatedConformance.isolates(value, from: (any AsyncDisposable).self) { return .onMainActor }
         if let disposable = value as? any Disposable { return .synchronous(disposable) }
-        if IsolatedConformance.isolates(value, from: (any Disposable).self) { return .onMainActor }
         return .none
     }
 
@@ -81,6 +129,7 @@ enum Disposal {
         case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
         case let .synchronous(disposable): try disposable.dispose()
         case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
+        case .unreachable: throw Disposal.unreachable(value)
         case .none: break
         }
     }
@@ -91,14 +140,33 @@ enum Disposal {
 
     /// Disposes `value` on the main actor, awaiting an async disposal.
     ///
-    /// - Throws: what `dispose()` throws, or ``ConformanceIsolated`` when the conformance is
-    ///   isolated to a global actor other than the main actor.
+    /// - Throws: what `dispose()` throws, or ``ConformanceIsolated`` when the cast fails there
+    ///   too (a conformance isolated to another global actor).
     @MainActor
     static func disposeOnMainActor(_ value: UncheckedSendable<Any>) async throws {
-        switch Disposal(of: value.value) {
-        case let .asynchronous(disposable): try await disposable.dispose()
-        case let .synchronous(disposable): try disposable.dispose()
-        case .none, .onMainActor: throw ConformanceIsolated(type: String(reflecting: type(of: value.value)), protocolName: "Disposable")
+        if let disposable = value.value as? any AsyncDisposable { return try await Disposal.await(UncheckedSendable(disposable)) }
+        if let disposable = value.value as? any Disposable { return try disposable.dispose() }
+        throw unreachable(value.value)
+    }
+
+    /// Disposes `value`, whose `Disposable` conformance is isolated to the main actor,
+    /// synchronously: `true` once disposed (whatever `dispose()` threw, rethrown), `false` when
+    /// the caller is not on the main actor, or is where the runtime's cast cannot see it (code on
+    /// the main queue outside any task, on Linux).
+    static func disposeIfOnMainActor(_ value: Any) throws -> Bool {
+        let handOver = UncheckedSendable(value)
+        let disposed = try MainActorCall.ifOnMainActor { () throws -> Bool in
+            guard let disposable = handOver.value as? any Disposable else { return false }
+            try disposable.dispose()
+            return true
         }
+        return disposed == true
+    }
+
+    /// Whether `value`, whose `Disposable` conformance is isolated to the main actor, can be
+    /// disposed synchronously here (`disposeIfOnMainActor` would).
+    static func isDisposableHere(_ value: Any) -> Bool {
+        let handOver = UncheckedSendable(value)
+        return (try? MainActorCall.ifOnMainActor { handOver.value is any Disposable }) == true
     }
 }

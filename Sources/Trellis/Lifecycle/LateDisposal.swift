@@ -22,7 +22,8 @@ enum LateDisposal {
             case .asynchronous, .onMainActor:
                 let handOver = UncheckedSendable(value)
                 Task { try? await Disposal.dispose(handOver.value) }
-            case .none:
+            case .none, .unreachable:
+                // Never handed out: nobody to report a conformance the context cannot reach to.
                 break
             }
         }

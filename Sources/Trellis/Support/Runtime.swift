@@ -97,26 +97,59 @@ enum Runtime {
         case isolatedElsewhere
     }
 
+    /// The global actor a type's conformances to an existential's protocols are isolated to.
+    enum ConformanceIsolation: Equatable {
+        /// No conformance, or one usable on any actor.
+        case none
+        case mainActor
+        /// A global actor other than the main actor (a conformance the context cannot use).
+        case otherGlobalActor
+    }
+
     /// How `type` conforms to every protocol of `Existential`; with `readingIsolation`, a
     /// conformance isolated to a global actor counts as `isolatedElsewhere` even where it is
     /// usable (the first word of the runtime's conformance execution context is the global
     /// actor's type, set only for an isolated conformance).
     static func conformance<Existential>(of type: Any.Type, to _: Existential.Type, readingIsolation: Bool = false) -> Conformance {
-        guard let functions = conformanceFunctions else { return .none }
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        var result = Conformance.usableHere
+        let conforms = forEachConformance(of: type, to: Existential.self) { context, functions in
+            let isolated = readingIsolation ? context.load(as: UInt.self) != 0 : !functions.isInContext(metadata, context)
+            if isolated { result = .isolatedElsewhere }
+        }
+        return conforms ? result : .none
+    }
+
+    /// Which global actor `type`'s conformances to `Existential`'s protocols are isolated to,
+    /// wherever the caller runs (read as `conformance(of:to:readingIsolation:)` reads it); `.none`
+    /// when `type` does not conform, no conformance is isolated, or the runtime cannot say.
+    static func isolation<Existential>(of type: Any.Type, to _: Existential.Type) -> ConformanceIsolation {
+        let mainActor = unsafeBitCast(MainActor.self as Any.Type, to: UnsafeRawPointer.self)
+        var result = ConformanceIsolation.none
+        let conforms = forEachConformance(of: type, to: Existential.self) { context, _ in
+            guard let actor = context.load(as: UnsafeRawPointer?.self) else { return }
+            if actor != mainActor { result = .otherGlobalActor } else if result == .none { result = .mainActor }
+        }
+        return conforms ? result : .none
+    }
+
+    /// Calls `body` with the runtime's conformance execution context of `type`'s conformance to
+    /// each protocol of `Existential`; `false` (after calling it for fewer) when one protocol is
+    /// not conformed to, or the runtime's functions are missing.
+    private static func forEachConformance<Existential>(of type: Any.Type, to _: Existential.Type, _ body: (UnsafeMutableRawPointer, ConformanceFunctions) -> Void) -> Bool {
+        guard let functions = conformanceFunctions else { return false }
         let protocols = protocolDescriptors(of: Existential.self)
-        guard !protocols.isEmpty else { return .none }
+        guard !protocols.isEmpty else { return false }
         let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
         let size = max(functions.contextSize, MemoryLayout<UInt>.size * 2)
         let context = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<UInt>.alignment)
         defer { context.deallocate() }
-        var result = Conformance.usableHere
         for descriptor in protocols {
             context.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-            guard functions.conforms(metadata, descriptor, context) != nil else { return .none }
-            let isolated = readingIsolation ? context.load(as: UInt.self) != 0 : !functions.isInContext(metadata, context)
-            if isolated { result = .isolatedElsewhere }
+            guard functions.conforms(metadata, descriptor, context) != nil else { return false }
+            body(context, functions)
         }
-        return result
+        return true
     }
 
     private typealias ConformsWithContext = @convention(c) (UnsafeRawPointer, UnsafeRawPointer, UnsafeMutableRawPointer) -> UnsafeRawPointer?
