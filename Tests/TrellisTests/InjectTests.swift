@@ -386,6 +386,14 @@ private struct AwareChildFactory: ObjectFactory {
     #expect(holder.contextID == ObjectIdentifier(context))
 }
 
+/// Docs/Injection.md: once per injection, so once more for each `inject(into:)`.
+@Test func didInjectIsCalledAgainByEachInjectIntoOfAnInjectedObject() throws {
+    let context = try ApplicationContext(AwareFactory())
+    let holder = try context.object("lazy", as: AwareHolder.self)
+    try context.inject(into: holder)
+    #expect(holder.calls == 2)
+}
+
 @Test func didInjectGetsTheContextThatMadeTheObject() throws {
     let parent = try ApplicationContext(AwareFactory())
     let child = try ApplicationContext(AwareChildFactory(), parent: parent)
