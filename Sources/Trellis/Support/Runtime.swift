@@ -108,35 +108,34 @@ enum Runtime {
 
     /// How `type` conforms to every protocol of `Existential`; with `readingIsolation`, a
     /// conformance isolated to a global actor counts as `isolatedElsewhere` even where it is
-    /// usable (the first word of the runtime's conformance execution context is the global
-    /// actor's type, set only for an isolated conformance).
+    /// usable.
     static func conformance<Existential>(of type: Any.Type, to _: Existential.Type, readingIsolation: Bool = false) -> Conformance {
-        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
         var result = Conformance.usableHere
-        let conforms = forEachConformance(of: type, to: Existential.self) { context, functions in
-            let isolated = readingIsolation ? context.load(as: UInt.self) != 0 : !functions.isInContext(metadata, context)
-            if isolated { result = .isolatedElsewhere }
+        let conforms = forEachConformance(of: type, to: Existential.self) { isolatingActor, isUsableHere in
+            if readingIsolation ? isolatingActor != 0 : !isUsableHere() { result = .isolatedElsewhere }
         }
         return conforms ? result : .none
     }
 
     /// Which global actor `type`'s conformances to `Existential`'s protocols are isolated to,
-    /// wherever the caller runs (read as `conformance(of:to:readingIsolation:)` reads it); `.none`
-    /// when `type` does not conform, no conformance is isolated, or the runtime cannot say.
+    /// wherever the caller runs; `.none` when `type` does not conform, no conformance is
+    /// isolated, or the runtime cannot say.
     static func isolation<Existential>(of type: Any.Type, to _: Existential.Type) -> ConformanceIsolation {
-        let mainActor = unsafeBitCast(MainActor.self as Any.Type, to: UnsafeRawPointer.self)
+        let mainActor = UInt(bitPattern: ObjectIdentifier(MainActor.self))
         var result = ConformanceIsolation.none
-        let conforms = forEachConformance(of: type, to: Existential.self) { context, _ in
-            guard let actor = context.load(as: UnsafeRawPointer?.self) else { return }
-            if actor != mainActor { result = .otherGlobalActor } else if result == .none { result = .mainActor }
+        let conforms = forEachConformance(of: type, to: Existential.self) { isolatingActor, _ in
+            if isolatingActor == 0 { return }
+            if isolatingActor != mainActor { result = .otherGlobalActor } else if result == .none { result = .mainActor }
         }
         return conforms ? result : .none
     }
 
-    /// Calls `body` with the runtime's conformance execution context of `type`'s conformance to
-    /// each protocol of `Existential`; `false` (after calling it for fewer) when one protocol is
-    /// not conformed to, or the runtime's functions are missing.
-    private static func forEachConformance<Existential>(of type: Any.Type, to _: Existential.Type, _ body: (UnsafeMutableRawPointer, ConformanceFunctions) -> Void) -> Bool {
+    /// Calls `body` for `type`'s conformance to each protocol of `Existential` with the first
+    /// word of the runtime's conformance execution context (the global actor's type, set only
+    /// for an isolated conformance; `0` otherwise) and whether the conformance is usable where
+    /// the caller runs; `false` (after calling it for fewer) when one protocol is not conformed
+    /// to, or the runtime's functions are missing.
+    private static func forEachConformance<Existential>(of type: Any.Type, to _: Existential.Type, _ body: (_ isolatingActor: UInt, _ isUsableHere: () -> Bool) -> Void) -> Bool {
         guard let functions = conformanceFunctions else { return false }
         let protocols = protocolDescriptors(of: Existential.self)
         guard !protocols.isEmpty else { return false }
@@ -147,7 +146,7 @@ enum Runtime {
         for descriptor in protocols {
             context.initializeMemory(as: UInt8.self, repeating: 0, count: size)
             guard functions.conforms(metadata, descriptor, context) != nil else { return false }
-            body(context, functions)
+            body(context.load(as: UInt.self), { functions.isInContext(metadata, context) })
         }
         return true
     }
