@@ -209,7 +209,8 @@ struct ContextClosing {
     }
 
     /// Which disposals the caller can run synchronously where it is: one usable on any actor,
-    /// and one isolated to the main actor when the caller is on it (asked once, at the first).
+    /// and one isolated to the main actor when the caller is on it (asked once, at the first,
+    /// by its cast, which succeeds only there).
     private struct DisposableHere {
         private var isOnMainActor: Bool?
 
@@ -219,7 +220,7 @@ struct ContextClosing {
             case .asynchronous, .onMainActor(isAsync: true): return false
             case .onMainActor(isAsync: false):
                 if let isOnMainActor { return isOnMainActor }
-                let answer = Disposal.isDisposableHere(made.value.anyValue)
+                let answer = Disposal.usableHere(made.value.anyValue) != nil
                 isOnMainActor = answer
                 return answer
             }
@@ -235,7 +236,8 @@ struct ContextClosing {
         case let .synchronous(disposable): try disposable.dispose()
         case .onMainActor(isAsync: false):
             let value = made.value.anyValue
-            if try !Disposal.disposeIfOnMainActor(value) { throw Disposal.unreachable(value) }
+            guard let disposable = Disposal.usableHere(value) else { throw Disposal.unreachable(value) }
+            try disposable.dispose()
         case .unreachable: throw Disposal.unreachable(made.value.anyValue)
         case .none, .asynchronous, .onMainActor(isAsync: true): break
         }

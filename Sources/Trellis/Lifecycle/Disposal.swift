@@ -149,24 +149,11 @@ enum Disposal {
         throw unreachable(value.value)
     }
 
-    /// Disposes `value`, whose `Disposable` conformance is isolated to the main actor,
-    /// synchronously: `true` once disposed (whatever `dispose()` threw, rethrown), `false` when
-    /// the caller is not on the main actor, or is where the runtime's cast cannot see it (code on
-    /// the main queue outside any task, on Linux).
-    static func disposeIfOnMainActor(_ value: Any) throws -> Bool {
-        let handOver = UncheckedSendable(value)
-        let disposed = try MainActorCall.ifOnMainActor { () throws -> Bool in
-            guard let disposable = handOver.value as? any Disposable else { return false }
-            try disposable.dispose()
-            return true
-        }
-        return disposed == true
-    }
-
-    /// Whether `value`, whose `Disposable` conformance is isolated to the main actor, can be
-    /// disposed synchronously here (`disposeIfOnMainActor` would).
-    static func isDisposableHere(_ value: Any) -> Bool {
-        let handOver = UncheckedSendable(value)
-        return (try? MainActorCall.ifOnMainActor { handOver.value is any Disposable }) == true
+    /// `value` as a `Disposable` usable here, when its conformance is isolated to the main
+    /// actor: the cast succeeds only on the main actor, so `nil` means the caller is not on it
+    /// (or is where the runtime's cast cannot see it: code on the main queue outside any task,
+    /// on Linux), and a disposable returned is disposed right here, on the main actor.
+    static func usableHere(_ value: Any) -> (any Disposable)? {
+        value as? any Disposable
     }
 }
