@@ -271,10 +271,11 @@ struct ObjectInjection: BitwiseCopyable {
     @inline(__always)
     private func fieldsFilled() throws(ContextError) -> UncheckedSendable<AnyObject>? {
         if context.with({ $0.isValidation }) { try throwIfAFieldIsUnfilled() }
-        if plan.with({ $0.isAwareOnAnotherActor }) { throw isolatedAwareness() }
-        return plan.with { plan in
+        return try plan.with { plan throws(ContextError) in
             PropertyNames.learn(from: plan, in: fields)
             guard plan.isAware, let object = object?.object else { return nil }
+            // `didInject` on an actor the context cannot reach: an error, never the wrong actor.
+            if plan.isAwareOnAnotherActor { throw isolatedAwareness() }
             if !plan.isAwareOnMainActorOnly, let aware = object as? any InjectionAware {
                 aware.didInject(from: context.object)
                 return nil
