@@ -158,6 +158,39 @@ private struct ScopeFactory: ObjectFactory {
     }
 }
 
+/// `dispose()` closes the context that made it (learned from `didInject`): the caller of a
+/// failed start, or of `validate`, never has that context to close.
+private final class SelfClosingDisposable: Disposable, InjectionAware, Sendable {
+    private let context = Guarded<WeakContext>(WeakContext())
+    let seen: Observations
+    init(seen: Observations) { self.seen = seen }
+
+    func didInject(from context: ApplicationContext) { self.context.withLock { $0.context = context } }
+
+    func dispose() {
+        guard let context = context.value.context else { return }
+        seen.note("inner close " + describe(thrownContextError { () throws(ContextError) in try context.close() }))
+    }
+}
+
+private struct WeakContext: @unchecked Sendable {
+    // Safe: only read and written inside the `Guarded` that holds it.
+    weak var context: ApplicationContext?
+}
+
+private struct SelfClosingFactory: ObjectFactory {
+    let seen: Observations
+    var failsToStart = true
+    struct Broken: Error {}
+
+    var definitions: Definitions {
+        createEagerSingleton("closer") { [seen] in SelfClosingDisposable(seen: seen) }
+        if failsToStart {
+            createEagerSingleton("broken") { () throws -> Int in throw Broken() }
+        }
+    }
+}
+
 // MARK: - Tests
 
 @Suite("Close: from inside disposals, and what a dispose may do")
@@ -189,6 +222,30 @@ struct CloseReentrancyTests {
         #expect(error == nil)
         #expect(seen.all == ["inner async close returned", "inner sync close returned"])
         #expect(log.keys == ["last", "other"])
+    }
+
+    /// Docs/Lifecycle.md: a failed start disposes what it made as a close does, and a `close()`
+    /// from inside a `dispose()` returns at once (it waited for the start's disposals, forever).
+    @Test func closeCalledFromInsideADisposeOfAFailedStartReturnsAtOnce() throws {
+        let seen = Observations()
+        let finished = ConcurrencyThreads.run(1) { _ in
+            #expect(throws: ContextError.self) { try ApplicationContext(SelfClosingFactory(seen: seen)) }
+        }
+        try #require(finished, "the failed start's disposal waited for itself")
+        #expect(seen.all == ["inner close returned"])
+    }
+
+    /// The same for the scratch context of a validation, disposed when it ends.
+    @Test func closeCalledFromInsideADisposeOfAValidationReturnsAtOnce() throws {
+        let seen = Observations()
+        let problems = Guarded<[ContextError]?>(nil)
+        let finished = ConcurrencyThreads.run(1) { _ in
+            let report = ApplicationContext.validate(SelfClosingFactory(seen: seen, failsToStart: false))
+            problems.withLock { $0 = report.problems }
+        }
+        try #require(finished, "the validation's disposal waited for itself")
+        #expect(problems.value == [])
+        #expect(seen.all == ["inner close returned"])
     }
 
     @Test func disposeMayLookUpAndMakeObjectsInAnotherOpenContext() throws {

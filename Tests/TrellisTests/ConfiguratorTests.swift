@@ -381,6 +381,37 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(report.problems == [.duplicateKey(key: "\u{E9}lan", context: "ConfigContext")])
     }
 
+    /// Docs/Testing.md: a validation reports every distinct problem once; where a key and an
+    /// earlier alias clash, the key keeps its definition (the alias is the problem), so nothing
+    /// that follows from the clash is reported as a problem of its own.
+    @Test func aKeyEqualToAnEarlierAliasKeepsItsDefinitionInAValidation() {
+        let duplicated = ApplicationContext.validate(configFactory { f in
+            f.createSingleton("a") { 1 }.aliases("b")
+            f.createSingleton("b") { 2 }
+            f.createSingleton("b") { 3 }
+        })
+        #expect(Set(duplicated.problems.map(\.description)) == Set([
+            ContextError.aliasShadowsKey(alias: "b", aliasOf: "a", isGenerated: false, context: "ConfigContext"),
+            .duplicateKey(key: "b", context: "ConfigContext"),
+        ].map(\.description)))
+        #expect(duplicated.problems.count == 2)
+        for alias in ["b", "B"] {
+            let report = ApplicationContext.validate(configFactory { f in
+                f.createSingleton("a") { "text" }.aliases(alias)
+                f.createSingleton("b") { 2 }
+                f.createSingleton("c") { r in try r.object("b", as: Int.self) + 1 }
+                f.aliases(for: "b", "d")
+            })
+            #expect(report.problems.count == 1, "\(alias): \(report.problems)")
+        }
+        let twoClashes = ApplicationContext.validate(configFactory { f in
+            f.createSingleton("x") { 1 }.aliases("AB")
+            f.createSingleton("y") { 2 }.aliases("ab")
+            f.createSingleton("Ab") { 3 }
+        })
+        #expect(twoClashes.problems.count == 2, "\(twoClashes.problems)")
+    }
+
     @Test func aliasesForMayPrecedeTheDefinitionItNames() throws {
         let configurator = try configure { f in
             f.aliases(for: "mailer", "postman")

@@ -30,9 +30,9 @@ public struct ConfiguratorFromFactory: Sendable {
 
     /// Collects and checks `factory`'s definitions.
     ///
-    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order (each
-    ///   definition's key, its default aliases, its explicit aliases; the `aliases(for:)` groups
-    ///   after every definition).
+    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order (a
+    ///   clash between two names counts where the later of the two is declared; the
+    ///   `aliases(for:)` groups after every definition).
     public init(_ factory: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
         try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: Self.staticType(of: factory), sink: &sink)
@@ -155,64 +155,75 @@ public struct ConfiguratorFromFactory: Sendable {
         for definition in definitions { expectedAliases += definition.explicitAliases.count }
         var table = NameTableBuilder(keys: keys, expectedAliases: expectedAliases + 8)
 
-        // In declaration order, each definition's key, default aliases, then explicit aliases, so
-        // that the first problem thrown is the first in the factory.
+        // Keys first, then aliases: where a key and an alias clash, the key stays in the table
+        // (a validation's context then finds the definition by its key) and the alias is the
+        // problem. Each problem is placed at the later of the two declarations involved, and a
+        // throwing sink throws the earliest once every name is checked: the first rule broken
+        // in the factory as written, whatever order the checks ran in.
+        var nonASCII: [Int] = []
         for (index, key) in keys.enumerated() {
-            try insertKey(key, index, into: &table, keys, context, &sink)
-            for alias in definitions[index].explicitAliases {
-                try insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
+            let bytes = key.utf8
+            guard isValidKey(bytes) else {
+                sink.report(.invalidKey(key: key, context: context), at: index)
+                continue
+            }
+            guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else {
+                nonASCII.append(index)
+                continue
+            }
+            let hash = NameTable.hash(key)
+            let flags = DefaultAliases.asciiFlags(bytes)
+            let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
+            if !existing.isEmpty {
+                // Rare: another name differs from this key only in ASCII case. Compare all of them.
+                let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
+                if let (problem, other) = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
+                    sink.report(problem, at: max(index, other))
+                    continue
+                }
+            }
+            table.insertKey(definition: index, flags: flags, hash: hash)
+        }
+        for index in nonASCII {
+            // A key left out gets no default alias, whose clash would only repeat its problem.
+            guard insert(keys[index], .key, index, into: &table, keys, context, &sink) else { continue }
+            for alias in DefaultAliases.of(keys[index]) {
+                insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
             }
         }
-        for declaration in declarations {
+        for (index, definition) in definitions.enumerated() {
+            for alias in definition.explicitAliases {
+                insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
+            }
+        }
+        // The `aliases(for:)` groups are placed after every definition.
+        for (position, declaration) in declarations.enumerated() {
+            let place = definitions.count + position
             guard let index = table.definition(withKey: NameTable.canonical(declaration.key)) else {
-                try sink.report(.aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context))
+                sink.report(.aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context), at: place)
                 continue
             }
             for alias in declaration.aliases {
-                try insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
+                insert(NameTable.canonical(alias), .explicitAlias, index, placedAt: place, into: &table, keys, context, &sink)
             }
         }
+        try sink.throwEarliest()
         return NameTable(table)
     }
 
-    /// Inserts definition `index`'s `key` and its default aliases, or reports why it cannot: an
-    /// ASCII key with its default aliases as flags (the common case, without building them), any
-    /// other key with each default alias as a name of its own. A key that is not inserted gets
-    /// no default alias (whose clash would only repeat the key's problem).
-    private static func insertKey(_ key: String, _ index: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) {
-        let bytes = key.utf8
-        guard isValidKey(bytes) else { return try sink.report(.invalidKey(key: key, context: context)) }
-        guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else {
-            guard try insert(key, .key, index, into: &table, keys, context, &sink) else { return }
-            for alias in DefaultAliases.of(key) {
-                try insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
-            }
-            return
-        }
-        let hash = NameTable.hash(key)
-        let flags = DefaultAliases.asciiFlags(bytes)
-        let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
-        if !existing.isEmpty {
-            // Rare: another name differs from this key only in ASCII case. Compare all of them.
-            let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
-            if let problem = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
-                return try sink.report(problem)
-            }
-        }
-        table.insertKey(definition: index, flags: flags, hash: hash)
-    }
-
-    /// Inserts `name`, or reports why it cannot; `true` if inserted.
+    /// Inserts `name`, or reports why it cannot (placed at `placedAt`, by default
+    /// `definition`'s, or the clashing name's if later); `true` if inserted.
     @discardableResult
-    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) throws(ContextError) -> Bool {
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, placedAt place: Int? = nil, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
+        let place = place ?? definition
         if kind != .generatedAlias, !isValidKey(name.utf8) {
-            try sink.report(.invalidKey(key: name, context: context))
+            sink.report(.invalidKey(key: name, context: context), at: place)
             return false
         }
         let hash = NameTable.hash(name) == 0 ? NameTable.anyHash(name) : NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
-        if let error = clash(name, kind, definition, existing, keys, context) {
-            try sink.report(error)
+        if let (problem, other) = clash(name, kind, definition, existing, keys, context) {
+            sink.report(problem, at: max(place, other))
             return false
         }
         if kind == .key {
@@ -223,22 +234,24 @@ public struct ConfiguratorFromFactory: Sendable {
         return true
     }
 
-    /// The error for `name` (of `definition`, as `kind`) equal to an existing name, or `nil`.
-    private static func clash(_ name: String, _ kind: NameTable.Kind, _ definition: Int, _ existing: [(name: String, kind: NameTable.Kind, definition: Int)], _ keys: ContiguousArray<String>, _ context: String) -> ContextError? {
+    /// The error for `name` (of `definition`, as `kind`) equal to an existing name, with the
+    /// existing name's definition; `nil` if none is equal.
+    private static func clash(_ name: String, _ kind: NameTable.Kind, _ definition: Int, _ existing: [(name: String, kind: NameTable.Kind, definition: Int)], _ keys: ContiguousArray<String>, _ context: String) -> (ContextError, Int)? {
         guard let other = existing.first(where: { $0.name == name }) else { return nil }
-        switch (other.kind, kind) {
+        let problem: ContextError = switch (other.kind, kind) {
         case (.key, .key):
-            return .duplicateKey(key: name, context: context)
+            .duplicateKey(key: name, context: context)
         case (.key, _):
-            return .aliasShadowsKey(alias: name, aliasOf: keys[definition], isGenerated: kind == .generatedAlias, context: context)
+            .aliasShadowsKey(alias: name, aliasOf: keys[definition], isGenerated: kind == .generatedAlias, context: context)
         case (_, .key):
-            return .aliasShadowsKey(alias: name, aliasOf: keys[other.definition], isGenerated: other.kind == .generatedAlias, context: context)
+            .aliasShadowsKey(alias: name, aliasOf: keys[other.definition], isGenerated: other.kind == .generatedAlias, context: context)
         default:
-            return .duplicateAlias(alias: name, uses: [
+            .duplicateAlias(alias: name, uses: [
                 .init(key: keys[other.definition], isGenerated: other.kind == .generatedAlias),
                 .init(key: keys[definition], isGenerated: kind == .generatedAlias),
             ], context: context)
         }
+        return (problem, other.definition)
     }
 
     /// Non-empty, and no whitespace at either end.

@@ -296,7 +296,7 @@ struct ObjectInjection: BitwiseCopyable {
     /// The error of an object aware of injection only on the main actor, injected off it.
     private func isolatedAwareness() -> ContextError {
         let context = context.object, plan = plan.object
-        return .creationFailed(key: requester >= 0 ? context.key(at: requester) : plan.typeName, path: resolution.object.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware"))
+        return .creationFailed(key: requester >= 0 ? context.key(at: requester) : plan.typeName, path: resolution.object.path, underlying: ConformanceIsolated(type: plan.typeName, protocolName: "InjectionAware", isOnAnotherActor: plan.isAwareOnAnotherActor))
     }
 
     /// While validating: an object of a synchronous definition (`ownerIsSynchronous`) is

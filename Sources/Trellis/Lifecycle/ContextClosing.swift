@@ -166,11 +166,18 @@ struct ContextClosing {
         // it, so that no singleton is disposed before one that depends on it.
         var later: [DisposalOrder.Made] = []
         var here = DisposableHere()
-        for singleton in DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count) {
-            if !later.isEmpty || !here.canDispose(singleton) {
-                later.append(singleton)
-            } else {
-                _ = try? Self.disposeHere(singleton)
+        let ordered = DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count)
+        if !ordered.isEmpty {
+            // In the closing scope, as a close's disposals: a `close()` of the context from
+            // inside a `dispose()` returns at once instead of waiting for this one.
+            ClosingScope.closing(ClosingScope.number(of: context)) {
+                for singleton in ordered {
+                    if !later.isEmpty || !here.canDispose(singleton) {
+                        later.append(singleton)
+                    } else {
+                        _ = try? Self.disposeHere(singleton)
+                    }
+                }
             }
         }
         finishClosing()

@@ -58,9 +58,15 @@ enum Disposal {
         }
     }
 
-    /// The error reported for a value whose conformance the context cannot reach.
+    /// The error reported for a value whose conformance the context cannot reach: named by
+    /// the type a cast looks at (an optional's wrapped value, an `AnyHashable`'s base) and the
+    /// protocol a close uses (`AsyncDisposable` wins, as in a close).
     static func unreachable(_ value: Any) -> ConformanceIsolated {
-        ConformanceIsolated(type: String(reflecting: type(of: value)), protocolName: "Disposable")
+        let inner = CastTransparency.innermost(value).map { type(of: $0) } ?? type(of: value)
+        let isolation = InjectionPlan.unretained(of: inner).with { $0.disposalIsolation }
+        let isAsync = isolation == .mainActorAsync
+            || (isolation == .otherGlobalActor && Runtime.conformance(of: inner, to: (any AsyncDisposable).self) != .none)
+        return ConformanceIsolated(type: String(reflecting: inner), protocolName: isAsync ? "AsyncDisposable" : "Disposable", isOnAnotherActor: isolation == .otherGlobalActor)
     }
 
     /// Whether a value of dynamic type `type` adopts neither protocol, with any isolation, and
