@@ -191,6 +191,19 @@ private struct SelfClosingFactory: ObjectFactory {
     }
 }
 
+/// Closes the context that made it, from its `didInject`.
+private final class ClosesWhenInjected: InjectionAware, Sendable {
+    func didInject(from context: ApplicationContext) { try? context.close() }
+}
+
+private struct ClosedWhileStartingFactory: ObjectFactory {
+    let log: DisposalLog
+    var definitions: Definitions {
+        createEagerSingleton("pool") { [log] in DisposableProbe("pool", log: log) }
+        createEagerSingleton("closer") { ClosesWhenInjected() }
+    }
+}
+
 // MARK: - Tests
 
 @Suite("Close: from inside disposals, and what a dispose may do")
@@ -246,6 +259,18 @@ struct CloseReentrancyTests {
         try #require(finished, "the validation's disposal waited for itself")
         #expect(problems.value == [])
         #expect(seen.all == ["inner close returned"])
+    }
+
+    /// Docs/Lifecycle.md: each object is disposed once. A context closed during its own start
+    /// (here by a `didInject`), which then fails, or during a validation, was disposed again by
+    /// the failed start's clean-up.
+    @Test func aContextClosedDuringItsOwnFailedStartOrValidationDisposesEachObjectOnce() throws {
+        let log = DisposalLog()
+        #expect(throws: ContextError.self) { try ApplicationContext(ClosedWhileStartingFactory(log: log)) }
+        #expect(log.keys == ["pool"])
+        let validated = DisposalLog()
+        _ = ApplicationContext.validate(ClosedWhileStartingFactory(log: validated))
+        #expect(validated.keys == ["pool"])
     }
 
     @Test func disposeMayLookUpAndMakeObjectsInAnotherOpenContext() throws {

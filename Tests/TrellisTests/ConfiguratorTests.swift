@@ -371,6 +371,39 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(error == .aliasShadowsKey(alias: names.alias, aliasOf: "a", isGenerated: false, context: "ConfigContext"))
     }
 
+    /// A duplicated alias of earlier definitions comes before the later key that takes its name.
+    @Test func aDuplicatedAliasIsThrownBeforeALaterKeyOfTheSameName() {
+        let twice = configurationError { f in
+            f.createSingleton("a") { 1 }.aliases("x", "x")
+            f.createSingleton("x") { 2 }
+        }
+        guard case let .duplicateAlias(alias, uses, _)? = twice else {
+            Issue.record("expected duplicateAlias, got \(String(describing: twice))")
+            return
+        }
+        #expect(alias == "x" && uses.map(\.key) == ["a", "a"])
+        let shared = configurationError { f in
+            f.createSingleton("a") { 1 }.aliases("x")
+            f.createSingleton("b") { 2 }.aliases("x")
+            f.createSingleton("x") { 3 }
+        }
+        guard case let .duplicateAlias(_, sharedUses, _)? = shared else {
+            Issue.record("expected duplicateAlias, got \(String(describing: shared))")
+            return
+        }
+        #expect(sharedUses.map(\.key) == ["a", "b"])
+    }
+
+    /// `aliases(for:)` naming a key the factory declares, left out for a problem of its own, is
+    /// not also "not a key of the factory".
+    @Test func aliasesForARejectedKeyAddsNoProblem() {
+        let report = ApplicationContext.validate(configFactory { f in
+            f.createSingleton(" bad") { 1 }
+            f.aliases(for: " bad", "good")
+        })
+        #expect(report.problems == [.invalidKey(key: " bad", context: "ConfigContext")])
+    }
+
     @Test func aDuplicatedNonASCIIKeyIsOneProblemNotOnePerDefaultAlias() {
         // Docs/Testing.md: `problems` lists every distinct problem; a default alias of a key that
         // was rejected repeats the key's problem.

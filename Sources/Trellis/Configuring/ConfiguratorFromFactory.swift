@@ -30,9 +30,9 @@ public struct ConfiguratorFromFactory: Sendable {
 
     /// Collects and checks `factory`'s definitions.
     ///
-    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order (a
-    ///   clash between two names counts where the later of the two is declared; the
-    ///   `aliases(for:)` groups after every definition).
+    /// - Throws: ``ContextError`` for the first naming rule broken, in declaration order (each
+    ///   definition's key, its default aliases, its explicit aliases; the `aliases(for:)` groups
+    ///   after every definition).
     public init(_ factory: some ObjectFactory) throws(ContextError) {
         var sink = ProblemSink(collecting: false)
         try self.init(name: factory.contextName, factory.definitions, overrides: nil, shapeOf: Self.staticType(of: factory), sink: &sink)
@@ -155,75 +155,94 @@ public struct ConfiguratorFromFactory: Sendable {
         for definition in definitions { expectedAliases += definition.explicitAliases.count }
         var table = NameTableBuilder(keys: keys, expectedAliases: expectedAliases + 8)
 
-        // Keys first, then aliases: where a key and an alias clash, the key stays in the table
-        // (a validation's context then finds the definition by its key) and the alias is the
-        // problem. Each problem is placed at the later of the two declarations involved, and a
-        // throwing sink throws the earliest once every name is checked: the first rule broken
-        // in the factory as written, whatever order the checks ran in.
-        var nonASCII: [Int] = []
-        for (index, key) in keys.enumerated() {
-            let bytes = key.utf8
-            guard isValidKey(bytes) else {
-                sink.report(.invalidKey(key: key, context: context), at: index)
-                continue
-            }
-            guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else {
+        if sink.collecting {
+            // A validation: keys first (ASCII ones, then the others), then aliases, so that where
+            // a key and an alias clash the key keeps its definition in the validation's context,
+            // and the alias is the problem.
+            var nonASCII: [Int] = []
+            for index in keys.indices where !insertASCIIKey(index, into: &table, keys, context, &sink) {
                 nonASCII.append(index)
-                continue
             }
-            let hash = NameTable.hash(key)
-            let flags = DefaultAliases.asciiFlags(bytes)
-            let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
-            if !existing.isEmpty {
-                // Rare: another name differs from this key only in ASCII case. Compare all of them.
-                let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
-                if let (problem, other) = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
-                    sink.report(problem, at: max(index, other))
-                    continue
-                }
-            }
-            table.insertKey(definition: index, flags: flags, hash: hash)
-        }
-        for index in nonASCII {
-            // A key left out gets no default alias, whose clash would only repeat its problem.
-            guard insert(keys[index], .key, index, into: &table, keys, context, &sink) else { continue }
-            for alias in DefaultAliases.of(keys[index]) {
-                insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
+            for index in nonASCII { insertOtherKey(index, into: &table, keys, context, &sink) }
+            for index in definitions.indices { insertAliases(of: index, definitions, into: &table, keys, context, &sink) }
+        } else {
+            // A context: each definition's names in the order written, the first problem thrown
+            // (the first rule broken in the factory as written).
+            for index in keys.indices {
+                if !insertASCIIKey(index, into: &table, keys, context, &sink) { insertOtherKey(index, into: &table, keys, context, &sink) }
+                insertAliases(of: index, definitions, into: &table, keys, context, &sink)
+                try sink.throwFirst()
             }
         }
-        for (index, definition) in definitions.enumerated() {
-            for alias in definition.explicitAliases {
-                insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
-            }
-        }
-        // The `aliases(for:)` groups are placed after every definition.
-        for (position, declaration) in declarations.enumerated() {
-            let place = definitions.count + position
+        for declaration in declarations {
             guard let index = table.definition(withKey: NameTable.canonical(declaration.key)) else {
-                sink.report(.aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context), at: place)
+                // A key of the factory left out of the table has had its problem reported.
+                if !keys.contains(NameTable.canonical(declaration.key)) {
+                    sink.note(.aliasOfUnknownKey(alias: declaration.aliases.first ?? "", key: declaration.key, context: context))
+                }
                 continue
             }
             for alias in declaration.aliases {
-                insert(NameTable.canonical(alias), .explicitAlias, index, placedAt: place, into: &table, keys, context, &sink)
+                insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
             }
         }
-        try sink.throwEarliest()
+        try sink.throwFirst()
         return NameTable(table)
     }
 
-    /// Inserts `name`, or reports why it cannot (placed at `placedAt`, by default
-    /// `definition`'s, or the clashing name's if later); `true` if inserted.
+    /// Inserts definition `index`'s key if it is an ASCII key, with its default aliases as flags
+    /// (the common case, without building them), or reports why it cannot; `false`, doing
+    /// nothing, for any other key.
+    private static func insertASCIIKey(_ index: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
+        let key = keys[index], bytes = key.utf8
+        guard isValidKey(bytes) else {
+            sink.note(.invalidKey(key: key, context: context))
+            return true
+        }
+        guard bytes.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) ?? bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+        let hash = NameTable.hash(key)
+        let flags = DefaultAliases.asciiFlags(bytes)
+        let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
+        if !existing.isEmpty {
+            // Rare: another name differs from this key only in ASCII case. Compare all of them.
+            let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
+            if let problem = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
+                sink.note(problem)
+                return true
+            }
+        }
+        table.insertKey(definition: index, flags: flags, hash: hash)
+        return true
+    }
+
+    /// Inserts definition `index`'s non-ASCII key and each of its default aliases as a name of
+    /// its own, or reports why it cannot. A key left out gets no default alias, whose clash
+    /// would only repeat its problem.
+    private static func insertOtherKey(_ index: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) {
+        guard insert(keys[index], .key, index, into: &table, keys, context, &sink) else { return }
+        for alias in DefaultAliases.of(keys[index]) {
+            insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
+        }
+    }
+
+    /// Inserts definition `index`'s explicit aliases, or reports why each cannot be.
+    private static func insertAliases(of index: Int, _ definitions: [Definition], into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) {
+        for alias in definitions[index].explicitAliases {
+            insert(NameTable.canonical(alias), .explicitAlias, index, into: &table, keys, context, &sink)
+        }
+    }
+
+    /// Inserts `name`, or reports why it cannot; `true` if inserted.
     @discardableResult
-    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, placedAt place: Int? = nil, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
-        let place = place ?? definition
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
         if kind != .generatedAlias, !isValidKey(name.utf8) {
-            sink.report(.invalidKey(key: name, context: context), at: place)
+            sink.note(.invalidKey(key: name, context: context))
             return false
         }
         let hash = NameTable.hash(name) == 0 ? NameTable.anyHash(name) : NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
-        if let (problem, other) = clash(name, kind, definition, existing, keys, context) {
-            sink.report(problem, at: max(place, other))
+        if let problem = clash(name, kind, definition, existing, keys, context) {
+            sink.note(problem)
             return false
         }
         if kind == .key {
@@ -234,24 +253,22 @@ public struct ConfiguratorFromFactory: Sendable {
         return true
     }
 
-    /// The error for `name` (of `definition`, as `kind`) equal to an existing name, with the
-    /// existing name's definition; `nil` if none is equal.
-    private static func clash(_ name: String, _ kind: NameTable.Kind, _ definition: Int, _ existing: [(name: String, kind: NameTable.Kind, definition: Int)], _ keys: ContiguousArray<String>, _ context: String) -> (ContextError, Int)? {
+    /// The error for `name` (of `definition`, as `kind`) equal to an existing name, or `nil`.
+    private static func clash(_ name: String, _ kind: NameTable.Kind, _ definition: Int, _ existing: [(name: String, kind: NameTable.Kind, definition: Int)], _ keys: ContiguousArray<String>, _ context: String) -> ContextError? {
         guard let other = existing.first(where: { $0.name == name }) else { return nil }
-        let problem: ContextError = switch (other.kind, kind) {
+        switch (other.kind, kind) {
         case (.key, .key):
-            .duplicateKey(key: name, context: context)
+            return .duplicateKey(key: name, context: context)
         case (.key, _):
-            .aliasShadowsKey(alias: name, aliasOf: keys[definition], isGenerated: kind == .generatedAlias, context: context)
+            return .aliasShadowsKey(alias: name, aliasOf: keys[definition], isGenerated: kind == .generatedAlias, context: context)
         case (_, .key):
-            .aliasShadowsKey(alias: name, aliasOf: keys[other.definition], isGenerated: other.kind == .generatedAlias, context: context)
+            return .aliasShadowsKey(alias: name, aliasOf: keys[other.definition], isGenerated: other.kind == .generatedAlias, context: context)
         default:
-            .duplicateAlias(alias: name, uses: [
+            return .duplicateAlias(alias: name, uses: [
                 .init(key: keys[other.definition], isGenerated: other.kind == .generatedAlias),
                 .init(key: keys[definition], isGenerated: kind == .generatedAlias),
             ], context: context)
         }
-        return (problem, other.definition)
     }
 
     /// Non-empty, and no whitespace at either end.

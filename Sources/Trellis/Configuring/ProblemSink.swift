@@ -1,29 +1,28 @@
-/// Where naming problems go: thrown (building a context: the first in the factory as written)
-/// or all collected, in the order found (`validate`).
+/// Where naming problems go: collected, in the order found (`validate`), or, building a context,
+/// the first one thrown.
+///
+/// A name's checks note problems without throwing; the configuration calls `throwFirst` after each
+/// definition's names, so a throwing sink holds at most the problems of one definition and
+/// throws the first of them.
 struct ProblemSink {
     let collecting: Bool
     private(set) var problems: [ContextError] = []
-    /// A throwing sink's earliest naming problem so far, with its place in the factory: thrown by
-    /// `throwEarliest` once every name is checked (the checks do not run in declaration order).
-    private var earliest: (place: Int, problem: ContextError)?
 
     init(collecting: Bool) { self.collecting = collecting }
 
+    /// Reports `problem`: thrown by a throwing sink, collected otherwise.
     mutating func report(_ problem: ContextError) throws(ContextError) {
         guard collecting else { throw problem }
         problems.append(problem)
     }
 
-    /// Reports a naming problem found at `place` (the declaration it is found at): collected, or
-    /// kept if it is the earliest so far.
-    mutating func report(_ problem: ContextError, at place: Int) {
-        if collecting { return problems.append(problem) }
-        if let earliest, earliest.place <= place { return }
-        earliest = (place, problem)
+    /// Notes a naming problem: collected, or kept for `throwFirst` if it is the first.
+    mutating func note(_ problem: ContextError) {
+        if collecting || problems.isEmpty { problems.append(problem) }
     }
 
-    /// Throws the earliest naming problem a throwing sink kept.
-    func throwEarliest() throws(ContextError) {
-        if let earliest { throw earliest.problem }
+    /// Throws the first naming problem a throwing sink kept.
+    func throwFirst() throws(ContextError) {
+        if !collecting, let first = problems.first { throw first }
     }
 }

@@ -50,6 +50,16 @@ enum ClosingScope {
         return body()
     }
 
+    /// Runs `body`, a synchronous disposal of an awaited close, in the scope of close `number`
+    /// (if given) on this thread only: a `close()` from inside it returns at once, and a task it
+    /// starts does not inherit the scope (that task's `close()` waits for the close under way,
+    /// as Docs/Lifecycle.md says), where the awaited close's task-local would hand it on.
+    static func disposingSynchronously<R>(_ number: UInt64?, _ body: () -> R) -> R {
+        guard let number else { return body() }
+        guard open.load(ordering: .relaxed) > 0, closes.contains(number) else { return closing(number, body) }
+        return $closes.withValue(closes.filter { $0 != number }) { closing(number, body) }
+    }
+
     /// `closing` for awaited disposals: in the scope of close `number` in this task.
     nonisolated(nonsending)
     static func closing<R>(_ number: UInt64, _ body: () async -> R) async -> R {

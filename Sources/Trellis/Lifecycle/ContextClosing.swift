@@ -138,7 +138,7 @@ struct ContextClosing {
                 // not cancel the disposals: a close runs to its end. (Bounded, each disposal runs
                 // in a task of its own already.)
                 let handOver = UncheckedSendable(ordered)
-                return await Task { await Self.dispose(handOver.value, keys: keys) }.value
+                return await Task { await Self.dispose(handOver.value, keys: keys, scope: scope) }.value
             }
         } else {
             // The common case, without the task-local's async form: its operation would run off
@@ -155,12 +155,16 @@ struct ContextClosing {
     /// Disposes what a context that will not be used made, ignoring failures, and closes it
     /// (`ApplicationContext.disposeWhatWasMade()`).
     func disposeWhatWasMade() {
-        let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made] in
-            holdingPublications {
+        let made = Coordinator.lock.withLock { () -> [DisposalOrder.Made]? in
+            // Closed, or closing, already: a closure or a `didInject` of the start (or another
+            // thread) closed the context, and that close disposes what was made, once.
+            guard context.phase == .open else { return nil }
+            return holdingPublications {
                 context.enter(.closing)
                 return madeSingletons()
             }
         }
+        guard let made else { return }
         // In disposal order: the synchronous ones here until the first that must be awaited
         // (`AsyncDisposable`, or main-actor only), which goes to a task with everything after
         // it, so that no singleton is disposed before one that depends on it.
@@ -183,8 +187,8 @@ struct ContextClosing {
         finishClosing()
         if !later.isEmpty {
             let handOver = UncheckedSendable(later)
-            let keys = context.configuration.table.keys
-            Task { _ = await Self.dispose(handOver.value, keys: keys) }
+            let keys = context.configuration.table.keys, scope = ClosingScope.number(of: context)
+            Task { _ = await Self.dispose(handOver.value, keys: keys, scope: scope) }
         }
     }
 
@@ -282,7 +286,7 @@ struct ContextClosing {
     /// a task of its own (a synchronous one on a thread of its own) and is left running (and
     /// reported as ``DisposalTimedOut``) if it has not ended when the bound's wait does.
     nonisolated(nonsending)
-    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, waitingAtMost bounded: (bound: DisposalBound, scope: UInt64)? = nil) async -> [ContextError.DisposalFailure] {
+    private static func dispose(_ made: [DisposalOrder.Made], keys: ContiguousArray<String>, scope: UInt64? = nil, waitingAtMost bounded: (bound: DisposalBound, scope: UInt64)? = nil) async -> [ContextError.DisposalFailure] {
         var failures: [ContextError.DisposalFailure] = []
         for singleton in made {
             if let (bound, scope) = bounded {
@@ -300,7 +304,7 @@ struct ContextClosing {
                     })
                 } else {
                     let handOver = UncheckedSendable((singleton.disposal, singleton.value.anyValue))
-                    ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1) })
+                    ending = await BoundedDisposal.run(until: deadline, { try await handOver.value.0.perform(on: handOver.value.1, scope: scope) })
                 }
                 switch ending {
                 case .finished(failure: nil): break
@@ -310,7 +314,7 @@ struct ContextClosing {
                 continue
             }
             do {
-                try await singleton.disposal.perform(on: singleton.value.anyValue)
+                try await singleton.disposal.perform(on: singleton.value.anyValue, scope: scope)
             } catch {
                 failures.append(.init(key: keys[singleton.index], error: "\(error)"))
             }

@@ -128,13 +128,14 @@ enum Disposal {
         try await Disposal(of: value).perform(on: value)
     }
 
-    /// Disposes `value`, classified as `self`.
+    /// Disposes `value`, classified as `self`; a synchronous disposal in the scope of close
+    /// `scope` (if given) on its thread only (`ClosingScope.disposingSynchronously`).
     nonisolated(nonsending)
-    func perform(on value: Any) async throws {
+    func perform(on value: Any, scope: UInt64? = nil) async throws {
         switch self {
         case let .asynchronous(disposable): try await Disposal.await(UncheckedSendable(disposable))
-        case let .synchronous(disposable): try disposable.dispose()
-        case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value))
+        case let .synchronous(disposable): try ClosingScope.disposingSynchronously(scope) { Result { try disposable.dispose() } }.get()
+        case .onMainActor: try await Disposal.disposeOnMainActor(UncheckedSendable(value), scope: scope)
         case .unreachable: throw Disposal.unreachable(value)
         case .none: break
         }
@@ -149,9 +150,11 @@ enum Disposal {
     /// - Throws: what `dispose()` throws, or ``ConformanceIsolated`` when the cast fails there
     ///   too (a conformance isolated to another global actor).
     @MainActor
-    static func disposeOnMainActor(_ value: UncheckedSendable<Any>) async throws {
+    static func disposeOnMainActor(_ value: UncheckedSendable<Any>, scope: UInt64? = nil) async throws {
         if let disposable = value.value as? any AsyncDisposable { return try await Disposal.await(UncheckedSendable(disposable)) }
-        if let disposable = value.value as? any Disposable { return try disposable.dispose() }
+        if let disposable = value.value as? any Disposable {
+            return try ClosingScope.disposingSynchronously(scope) { Result { try disposable.dispose() } }.get()
+        }
         throw unreachable(value.value)
     }
 
