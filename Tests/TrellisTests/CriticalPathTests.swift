@@ -169,6 +169,25 @@ private struct AppFactory: ObjectFactory {
     #expect(request.graph(.dot).contains("c0_0 -> c1_0 [style=bold, penwidth=2.5];"))
 }
 
+/// An async eager singleton and a synchronous one that depends on nothing: the async start makes
+/// the synchronous one once its concurrent phase has ended.
+private struct PhasedFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("slow") { () async in
+            await Task.yield()
+            return "slow"
+        }
+        createEagerSingleton("fast") { "fast" }
+    }
+}
+
+@Test func aSynchronousEagerSingletonOfAnAsyncStartWaitedForTheConcurrentPhase() async throws {
+    // Docs/RunningAService.md: the chain of waits that set the start's duration. The synchronous
+    // eager singleton began when the async one ended, though no edge joins them.
+    let report = try await ApplicationContext(PhasedFactory()).startupReport
+    #expect(report.criticalPath == ["slow", "fast"], "\(report)")
+}
+
 @Test func aContextWithoutEagerSingletonsHasNoCriticalPath() throws {
     #expect(try ApplicationContext(AppFactory()).startupReport.criticalPath.isEmpty)
 }

@@ -190,7 +190,19 @@ final class StartupTimeline: @unchecked Sendable {
             let start = made[node]!.start, end = made[dependency]!.end!
             return end <= start || askedFor(dependency, by: node, from: start) < end
         }
-        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end && heldUp(current, $0) }).max(by: { length($0) < length($1) }) {
+        // An async start makes its synchronous eager singletons once its concurrent phase has
+        // ended: one made then (or what it pulled in) waited for that phase, whose end the async
+        // eager singleton that ended last set, though no edge says so.
+        let asyncEntries = entries.compactMap { entry -> (node: Node, end: Duration)? in
+            guard let node = node(of: entry), context.records[node.index].isAsync else { return nil }
+            return (node, entry.end)
+        }
+        let lastAsync = asyncEntries.max { $0.end < $1.end }
+        func phaseEnd(before node: Node) -> Node? {
+            guard let lastAsync, lastAsync.end <= made[node]!.start, !path.contains(lastAsync.node) else { return nil }
+            return lastAsync.node
+        }
+        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end && heldUp(current, $0) }).max(by: { length($0) < length($1) }) ?? phaseEnd(before: current) {
             path.append(next)
             current = next
             end = made[next]!.end!
