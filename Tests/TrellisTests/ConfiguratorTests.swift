@@ -404,6 +404,33 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(report.problems == [.invalidKey(key: " bad", context: "ConfigContext")])
     }
 
+    /// The error a context's configuration throws is one of the problems a validation reports,
+    /// in the same words (its uses in declaration order), and a key left out of a validation's
+    /// table for a default alias of its own hides no later clash with the key.
+    @Test func theErrorThrownIsAmongTheProblemsAValidationReports() {
+        let factories = [
+            configFactory { f in
+                f.createSingleton("a") { 0 }.aliases("FOO")
+                f.createSingleton("foo") { 1 }
+            },
+            configFactory { f in
+                f.createSingleton("foo") { 0 }.aliases("Foo")
+                f.createSingleton("Foo") { 1 }
+            },
+        ]
+        for factory in factories {
+            var thrown: ContextError?
+            do { _ = try ConfiguratorFromFactory(factory) } catch { thrown = error }
+            let problems = ApplicationContext.validate(factory).problems
+            #expect(thrown.map { problems.contains($0) } == true, "\(String(describing: thrown)) not in \(problems)")
+        }
+    }
+
+    @Test func aNameDeclaredTwiceIsOneProblem() {
+        let report = ApplicationContext.validate(configFactory { f in f.createSingleton("a") { 0 }.aliases(" x", " x") })
+        #expect(report.problems == [.invalidKey(key: " x", context: "ConfigContext")])
+    }
+
     @Test func aDuplicatedNonASCIIKeyIsOneProblemNotOnePerDefaultAlias() {
         // Docs/Testing.md: `problems` lists every distinct problem; a default alias of a key that
         // was rejected repeats the key's problem.

@@ -188,6 +188,29 @@ private struct PhasedFactory: ObjectFactory {
     #expect(report.criticalPath == ["slow", "fast"], "\(report)")
 }
 
+/// As `PhasedFactory`, with the synchronous eager singleton depending on an async one that ended
+/// long before the concurrent phase did.
+private struct PhasedDependencyFactory: ObjectFactory {
+    let fastMade = AsyncGate()
+    var definitions: Definitions {
+        createEagerSingleton("slow") { [fastMade] () async in
+            await fastMade.wait()
+            await Task.yield()
+            return "slow"
+        }
+        createEagerSingleton("fastAsync") { [fastMade] () async in
+            defer { fastMade.open() }
+            return "fast"
+        }
+        createEagerSingleton("late") { r in "late " + (try r.object("fastAsync", as: String.self)) }
+    }
+}
+
+@Test func aDependencyThatEndedBeforeTheConcurrentPhaseDidIsNotWhatHeldItUp() async throws {
+    let report = try await ApplicationContext(PhasedDependencyFactory()).startupReport
+    #expect(report.criticalPath == ["slow", "late"], "\(report)")
+}
+
 @Test func aContextWithoutEagerSingletonsHasNoCriticalPath() throws {
     #expect(try ApplicationContext(AppFactory()).startupReport.criticalPath.isEmpty)
 }

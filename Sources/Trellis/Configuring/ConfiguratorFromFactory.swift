@@ -203,15 +203,24 @@ public struct ConfiguratorFromFactory: Sendable {
         let hash = NameTable.hash(key)
         let flags = DefaultAliases.asciiFlags(bytes)
         let existing = table.caseInsensitiveMatches(of: bytes, hash: hash)
+        var kept = flags
         if !existing.isEmpty {
-            // Rare: another name differs from this key only in ASCII case. Compare all of them.
-            let mine = [(key, NameTable.Kind.key)] + NameTable.asciiDefaults(of: key, flags: flags).map { ($0, NameTable.Kind.generatedAlias) }
-            if let problem = mine.lazy.compactMap({ clash($0.0, $0.1, index, existing, keys, context) }).first {
+            // Rare: another name differs from this key only in ASCII case. Compare all of them:
+            // a key that clashes is left out; a default alias that does is (the key goes in
+            // without it, as a non-ASCII key's would, so a later name's clash with the key is
+            // still found).
+            if let problem = clash(key, .key, index, existing, keys, context) {
                 sink.note(problem)
                 return true
             }
+            for flag in [NameTable.upperDefault, NameTable.lowerFirstDefault] where flags & flag != 0 {
+                guard let alias = NameTable.asciiDefaults(of: key, flags: flag).first,
+                      let problem = clash(alias, .generatedAlias, index, existing, keys, context) else { continue }
+                sink.note(problem)
+                kept &= ~flag
+            }
         }
-        table.insertKey(definition: index, flags: flags, hash: hash)
+        table.insertKey(definition: index, flags: kept, hash: hash)
         return true
     }
 
@@ -264,10 +273,12 @@ public struct ConfiguratorFromFactory: Sendable {
         case (_, .key):
             return .aliasShadowsKey(alias: name, aliasOf: keys[other.definition], isGenerated: other.kind == .generatedAlias, context: context)
         default:
-            return .duplicateAlias(alias: name, uses: [
+            // Their definitions in declaration order, whichever name was inserted first.
+            let uses: [ContextError.AliasUse] = [
                 .init(key: keys[other.definition], isGenerated: other.kind == .generatedAlias),
                 .init(key: keys[definition], isGenerated: kind == .generatedAlias),
-            ], context: context)
+            ]
+            return .duplicateAlias(alias: name, uses: other.definition <= definition ? uses : uses.reversed(), context: context)
         }
     }
 

@@ -16,9 +16,10 @@ struct ProblemSink {
         problems.append(problem)
     }
 
-    /// Notes a naming problem: collected, or kept for `throwFirst` if it is the first.
+    /// Notes a naming problem: collected (once: a name declared twice meets its problem
+    /// twice), or kept for `throwFirst` if it is the first.
     mutating func note(_ problem: ContextError) {
-        if collecting || problems.isEmpty { problems.append(problem) }
+        if collecting ? !problems.contains(problem) : problems.isEmpty { problems.append(problem) }
     }
 
     /// Throws the first naming problem a throwing sink kept.

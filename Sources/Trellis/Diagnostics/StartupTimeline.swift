@@ -202,7 +202,14 @@ final class StartupTimeline: @unchecked Sendable {
             guard let lastAsync, lastAsync.end <= made[node]!.start, !path.contains(lastAsync.node) else { return nil }
             return lastAsync.node
         }
-        while let next = (dependencies[current] ?? []).filter({ !path.contains($0) && made[$0]!.end! <= end && heldUp(current, $0) }).max(by: { length($0) < length($1) }) ?? phaseEnd(before: current) {
+        func next(after node: Node) -> Node? {
+            let held = (dependencies[node] ?? []).filter { !path.contains($0) && made[$0]!.end! <= end && heldUp(node, $0) }
+            // After the concurrent phase: a dependency that ended before the phase did held it
+            // up no longer than the phase itself.
+            guard let phase = phaseEnd(before: node) else { return held.max { length($0) < length($1) } }
+            return held.filter { made[$0]!.end! > made[phase]!.end! }.max { length($0) < length($1) } ?? phase
+        }
+        while let next = next(after: current) {
             path.append(next)
             current = next
             end = made[next]!.end!
