@@ -165,9 +165,9 @@ struct ContextClosing {
             }
         }
         guard let made else { return }
-        // In disposal order: the synchronous ones here until the first that must be awaited
-        // (`AsyncDisposable`, or main-actor only), which goes to a task with everything after
-        // it, so that no singleton is disposed before one that depends on it.
+        // In disposal order: here until the first that cannot be disposed here (an
+        // `AsyncDisposable`, or a main-actor one off the main actor), which goes to a task with
+        // everything after it, so that no singleton is disposed before one that depends on it.
         var later: [DisposalOrder.Made] = []
         var here = DisposableHere()
         let ordered = DisposalOrder.of(Self.disposables(made), edges: context.journal.edges, definitions: context.count)
