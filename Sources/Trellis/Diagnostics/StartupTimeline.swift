@@ -193,14 +193,10 @@ final class StartupTimeline: @unchecked Sendable {
         // An async start makes its synchronous eager singletons once its concurrent phase has
         // ended: one made then (or what it pulled in) waited for that phase, whose end the async
         // eager singleton that ended last set, though no edge says so.
-        let asyncEntries = entries.compactMap { entry -> (node: Node, end: Duration)? in
-            guard let node = node(of: entry), context.records[node.index].isAsync else { return nil }
-            return (node, entry.end)
-        }
-        let lastAsync = asyncEntries.max { $0.end < $1.end }
+        let lastAsync = entries.compactMap(node(of:)).filter { context.records[$0.index].isAsync }.max { made[$0]!.end! < made[$1]!.end! }
         func phaseEnd(before node: Node) -> Node? {
-            guard let lastAsync, lastAsync.end <= made[node]!.start, !path.contains(lastAsync.node) else { return nil }
-            return lastAsync.node
+            guard let lastAsync, made[lastAsync]!.end! <= made[node]!.start, !path.contains(lastAsync) else { return nil }
+            return lastAsync
         }
         func next(after node: Node) -> Node? {
             let held = (dependencies[node] ?? []).filter { !path.contains($0) && made[$0]!.end! <= end && heldUp(node, $0) }

@@ -25,27 +25,21 @@ enum Disposal {
     enum Isolation {
         /// Not isolated, or not disposable: a cast classifies its values.
         case none
-        /// `Disposable` on the main actor only.
-        case mainActor
-        /// `AsyncDisposable` on the main actor only.
-        case mainActorAsync
-        /// Isolated to another global actor.
-        case otherGlobalActor
+        /// `Disposable` (or, `isAsync`, `AsyncDisposable`) on the main actor only.
+        case mainActor(isAsync: Bool)
+        /// `Disposable` (or, `isAsync`, `AsyncDisposable`) on another global actor only.
+        case otherGlobalActor(isAsync: Bool)
 
         /// The isolation of `type`'s conformances, read from the conformances themselves, so
         /// the answer does not depend on the actor of whoever asked first. `AsyncDisposable`
         /// wins over `Disposable`, as in a close.
         init(of type: Any.Type) {
-            switch Runtime.conformance(of: type, to: (any AsyncDisposable).self, readingIsolation: true) {
-            case .usableHere: self = .none
-            case .isolatedElsewhere:
-                self = Runtime.isolation(of: type, to: (any AsyncDisposable).self) == .mainActor ? .mainActorAsync : .otherGlobalActor
-            case .none:
-                switch Runtime.isolation(of: type, to: (any Disposable).self) {
-                case .none: self = .none
-                case .mainActor: self = .mainActor
-                case .otherGlobalActor: self = .otherGlobalActor
-                }
+            let isAsync = Runtime.conformance(of: type, to: (any AsyncDisposable).self) != .none
+            let isolation = isAsync ? Runtime.isolation(of: type, to: (any AsyncDisposable).self) : Runtime.isolation(of: type, to: (any Disposable).self)
+            switch isolation {
+            case .none: self = .none
+            case .mainActor: self = .mainActor(isAsync: isAsync)
+            case .otherGlobalActor: self = .otherGlobalActor(isAsync: isAsync)
             }
         }
     }
@@ -63,10 +57,12 @@ enum Disposal {
     /// protocol a close uses (`AsyncDisposable` wins, as in a close).
     static func unreachable(_ value: Any) -> ConformanceIsolated {
         let inner = CastTransparency.innermost(value).map { type(of: $0) } ?? type(of: value)
-        let isolation = InjectionPlan.unretained(of: inner).with { $0.disposalIsolation }
-        let isAsync = isolation == .mainActorAsync
-            || (isolation == .otherGlobalActor && Runtime.conformance(of: inner, to: (any AsyncDisposable).self) != .none)
-        return ConformanceIsolated(type: String(reflecting: inner), protocolName: isAsync ? "AsyncDisposable" : "Disposable", isOnAnotherActor: isolation == .otherGlobalActor)
+        let (isAsync, isOnAnotherActor) = switch InjectionPlan.unretained(of: inner).with({ $0.disposalIsolation }) {
+        case .none: (false, false)
+        case let .mainActor(isAsync): (isAsync, false)
+        case let .otherGlobalActor(isAsync): (isAsync, true)
+        }
+        return ConformanceIsolated(type: String(reflecting: inner), protocolName: isAsync ? "AsyncDisposable" : "Disposable", isOnAnotherActor: isOnAnotherActor)
     }
 
     /// Whether a value of dynamic type `type` adopts neither protocol, with any isolation, and
@@ -109,8 +105,7 @@ enum Disposal {
         if let inner = CastTransparency.innermost(value) {
             switch InjectionPlan.unretained(of: type(of: inner)).with({ $0.disposalIsolation }) {
             case .none: break
-            case .mainActor: return .onMainActor(isAsync: false)
-            case .mainActorAsync: return .onMainActor(isAsync: true)
+            case let .mainActor(isAsync): return .onMainActor(isAsync: isAsync)
             case .otherGlobalActor: return .unreachable
             }
         }
