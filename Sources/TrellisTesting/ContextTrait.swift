@@ -21,8 +21,10 @@ import Trellis
 /// throws. Tests using the trait may run in parallel: each sees only its own context through
 /// `ApplicationContext.current`.
 ///
-/// On a suite the trait applies to every test in it, one context per test. A test's own
-/// `.context` trait binds inside the suite's, so the test's context is the current one.
+/// On a suite the trait applies to every test in it, one context per test. The innermost
+/// `.context` trait replaces the others: a test's own trait is the only one built for it (the
+/// suite's factory, with its eager singletons, is not), and a nested suite's replaces its outer
+/// suite's.
 ///
 /// A context that fails to build fails the test before its body runs, with the
 /// `ContextError`; one that fails to close (a `dispose` threw) fails the test after it.
@@ -30,13 +32,29 @@ public struct ContextTrait: TestTrait, SuiteTrait, TestScoping {
     /// Builds the context for one test case.
     let makeContext: @Sendable () async throws -> ApplicationContext
 
+    /// Tells this trait from the others a test inherits: only the innermost provides a scope.
+    private let identity = Identity()
+
+    /// A reference compared by identity.
+    private final class Identity: Sendable {}
+
+    init(makeContext: @escaping @Sendable () async throws -> ApplicationContext) {
+        self.makeContext = makeContext
+    }
+
     /// Applied to every test of a suite, and to every case of a parameterised test, one context
     /// each.
     public var isRecursive: Bool { true }
 
-    /// A scope for each test case; none for a suite as a whole (its tests get their own).
+    /// A scope for each test case, from the innermost `.context` trait of the test alone (a
+    /// test's own trait replaces its suite's, a nested suite's its outer suite's); none for a
+    /// suite as a whole (its tests get their own).
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> ContextTrait? {
-        testCase == nil ? nil : self
+        guard testCase != nil else { return nil }
+        // A test's traits list the ones it inherits from its suites first, outermost first,
+        // then its own.
+        guard let innermost = test.traits.last(where: { $0 is ContextTrait }) as? ContextTrait else { return self }
+        return innermost.identity === identity ? self : nil
     }
 
     /// Builds the context, runs the test with it current, and closes it.

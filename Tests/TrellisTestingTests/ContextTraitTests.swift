@@ -1,6 +1,7 @@
 import Testing
 import Trellis
 import TrellisTesting
+import TrellisTestSupport
 
 // Docs/Testing.md, "A context per test": `@Test(.context(factory, overriding: doubles))` builds a fresh context for each test
 // and each argument, current for the body; tests using it run in parallel (Swift Testing's
@@ -124,4 +125,39 @@ final class PriceLabel {
 func theTraitStartsAsyncEagerSingletons() throws {
     // A synchronous read gets an async definition only if it was made at start.
     #expect(try PriceLabel().$config.get().currency == "EUR")
+}
+
+/// How many contexts each `.context { … }` trait of `InnermostTraitTests` built, by name.
+private enum OuterBuilds {
+    static let counts = Guarded<[String: Int]>([:])
+    static func built(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+    static func count(_ name: String) -> Int { counts.withLock { $0[name, default: 0] } }
+}
+
+/// A context built by a trait that records it under `name`.
+private func countedContext(_ name: String) async throws -> ApplicationContext {
+    OuterBuilds.built(name)
+    return try await ApplicationContext(ShopFactory(), overriding: TaggedDoubles(tag: name))
+}
+
+/// The innermost `.context` trait replaces the others (Docs/Testing.md, "On a suite"): the
+/// suite's context, whose factory may start real eager singletons, is not built for a test with
+/// a trait of its own, nor an outer suite's for a nested suite with one.
+@Suite(.context { try await countedContext("outer") })
+struct InnermostTraitTests {
+    @Test(.context { try await countedContext("ownTrait") })
+    func aTestsOwnTraitIsTheOnlyContextBuiltForIt() throws {
+        #expect(OuterBuilds.count("outer") == 0)
+        #expect(OuterBuilds.count("ownTrait") == 1)
+        #expect(CheckoutFlow().mailer.tag == "ownTrait")
+    }
+
+    @Suite(.context { try await countedContext("nestedSuite") })
+    struct NestedSuite {
+        @Test func aNestedSuitesTraitReplacesTheOuterSuites() throws {
+            #expect(OuterBuilds.count("outer") == 0)
+            #expect(OuterBuilds.count("nestedSuite") == 1)
+            #expect(CheckoutFlow().mailer.tag == "nestedSuite")
+        }
+    }
 }

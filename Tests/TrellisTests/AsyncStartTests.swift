@@ -307,19 +307,20 @@ private struct FailingStartFactory: ObjectFactory {
     }
 }
 
-/// Two genuine failures: `first` (declared first) fails after `second` did, so the failure
-/// thrown must be `first`'s by declaration order, not `second`'s by time.
-private struct TwoFailuresFactory: ObjectFactory {
-    let secondFailed = AsyncGate()
+/// `cache` (declared first) fails only once the start is cancelled, with an error of its own
+/// for it (as `URLSession` throws `URLError(.cancelled)`); `database` fails on its own.
+private struct CancellationMappedFactory: ObjectFactory {
+    let cacheEntered = AsyncGate()
 
     var definitions: Definitions {
-        createEagerSingleton("first") { [secondFailed] () async throws -> StartNode in
-            await secondFailed.wait()
-            throw StartFailure(key: "first")
+        createEagerSingleton("cache") { [cacheEntered] () async throws -> StartNode in
+            cacheEntered.open()
+            _ = await AsyncGate().waitUnlessCancelled()
+            throw StartFailure(key: "cache cancelled")
         }
-        createEagerSingleton("second") { [secondFailed] () async throws -> StartNode in
-            defer { secondFailed.open() }
-            throw StartFailure(key: "second")
+        createEagerSingleton("database") { [cacheEntered] () async throws -> StartNode in
+            await cacheEntered.wait()
+            throw StartFailure(key: "database")
         }
     }
 }
@@ -542,12 +543,14 @@ private func expectWellFormed(_ report: StartupReport, sourceLocation: SourceLoc
         #expect(factory.disposals.value >= 2, "'succeeds' and 'pulled' at least")
     }
 
-    @Test func earliestDeclaredGenuineFailureWinsOverAnEarlierOne() async throws {
+    @Test func aFailureThatCameAfterTheStartWasCancelledIsNotTheStartsFailure() async throws {
+        // Docs/Async.md: "the ones cancelled before their own failure came do not count", also
+        // when a closure makes an error of its own of the cancellation.
         for _ in 0..<20 {
-            let error = try #require(await asyncError { try await ApplicationContext(TwoFailuresFactory()) })
+            let error = try #require(await asyncError { try await ApplicationContext(CancellationMappedFactory()) })
             let failure = try #require(error.creationFailure, "expected creationFailed, got \(error)")
-            #expect(failure.key == "first")
-            #expect(failure.underlying as? StartFailure == StartFailure(key: "first"))
+            #expect(failure.key == "database")
+            #expect(failure.underlying as? StartFailure == StartFailure(key: "database"))
         }
     }
 

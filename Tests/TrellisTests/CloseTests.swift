@@ -303,7 +303,7 @@ struct CloseTests {
     @Test func disposalFailedMessageNamesEachKeyAndItsError() throws {
         let context = try ApplicationContext(FailingFactory(log: DisposalLog()))
         let error = try #require(thrownContextError { () throws(ContextError) in try context.close() })
-        #expect(error.description == "Closing context 'Failing': 2 dispose() calls failed: 'third': third broke; 'first': first broke. Every other singleton was disposed.")
+        #expect(error.description == "Closing context 'Failing': 2 dispose() calls failed: 'third': third broke; 'first': first broke. Every disposal was attempted, and the context is closed.")
     }
 
     @Test func secondCloseAfterDisposalFailedReturnsWithoutErrorAndDisposesNothing() throws {

@@ -16,6 +16,13 @@ struct CCMissingInStruct {
     @Inject var nothingHere: CCMailer
 }
 
+/// Keys the context does not define: an optional, a default, a required property.
+private final class CCUndefinedKeys {
+    @Inject var analytics: CCMailer?
+    @Inject var theme: String = "light"
+    @Inject var nothingHere: CCMailer
+}
+
 private final class CCWrongType {
     @Inject("mailer") var mailer: CCReport
 }
@@ -180,6 +187,22 @@ private func syncGet<Value>(_ property: InjectedProperty<Value>) throws(ContextE
         guard case .contextClosed? = error else {
             Issue.record("expected contextClosed, got \(String(describing: error))")
             return
+        }
+    }
+
+    @Test func aReadAfterTheNotedContextClosedIsContextClosedAlsoForAKeyItDoesNotDefine() throws {
+        // As a lookup by name on a closed context: not the default, not `nil`, not
+        // `unresolvedInjection`.
+        let a = try startTagged("A")
+        let screen = Sync.withCurrent(a) { CCUndefinedKeys() }
+        try a.close()
+        for read in [{ _ = try screen.$analytics.get() }, { _ = try screen.$theme.get() }, { _ = try screen.$nothingHere.get() }] as [() throws -> Void] {
+            let error = syncError(read)
+            guard case let .contextClosed(context, _)? = error else {
+                Issue.record("expected contextClosed, got \(String(describing: error))")
+                continue
+            }
+            #expect(context == "TagA")
         }
     }
 }

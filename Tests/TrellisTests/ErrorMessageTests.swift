@@ -391,7 +391,14 @@ private struct DocsPaymentsFactory: ObjectFactory {
     @Test func disposalFailedNamesEachKeyAndItsError() throws {
         let app = try ApplicationContext(DocsClosingFactory())
         #expect(message { try app.close() }
-            == "Closing context 'AppFactory': 1 dispose() call failed: 'database': 3 connections still in use. Every other singleton was disposed.")
+            == "Closing context 'AppFactory': 1 dispose() call failed: 'database': 3 connections still in use. Every disposal was attempted, and the context is closed.")
+    }
+
+    /// An error whose description ends its sentence is not followed by a second period
+    /// (Docs/Lifecycle.md "When a dispose fails").
+    @Test func disposalFailedEndsItsListWithOnePeriod() throws {
+        let error = ContextError.disposalFailed(context: "App", failures: [.init(key: "pool", error: "the pool is busy.")])
+        #expect(error.description == "Closing context 'App': 1 dispose() call failed: 'pool': the pool is busy. Every disposal was attempted, and the context is closed.")
     }
 
     /// Docs/GettingStarted.md "Common mistakes": a closure that returns nothing.

@@ -472,3 +472,27 @@ private struct PlainFactory: ObjectFactory {
     #expect(plain.name == "unset")
     #expect(plain.number == 3)
 }
+
+/// A raw identifier (Docs/Injection.md, "Keys"): reflection spells its storage label in
+/// backticks, which are not part of the key.
+private final class RawIdentifierScreen {
+    @Inject var `db.url`: String
+    @Inject var `retry limit`: Int = 1
+}
+
+
+private struct RawIdentifierFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("db.url") { "postgres://db" }
+        createSingleton("retry limit") { 5 }
+        createPrototype("screen") { RawIdentifierScreen() }
+    }
+}
+
+@Test func aRawIdentifierPropertysKeyIsItsNameWithoutBackticks() throws {
+    let context = try ApplicationContext(RawIdentifierFactory())
+    let screen = try context.object("screen", as: RawIdentifierScreen.self)
+    #expect(screen.`db.url` == "postgres://db")
+    #expect(screen.`retry limit` == 5)
+    #expect(ApplicationContext.validate(RawIdentifierFactory()).problems.isEmpty)
+}

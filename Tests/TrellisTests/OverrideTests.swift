@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import Trellis
+import TrellisTestSupport
 
 // MARK: Production and test-double factories
 
@@ -123,6 +124,41 @@ private struct OverrideScreenDoubles: ObjectFactory {
     }
 }
 
+/// `server` depends on `migrations` in production: made after it, disposed before it.
+private struct OverrideOrderedFactory: ObjectFactory {
+    let log: OverrideOrderLog
+    var definitions: Definitions {
+        createSingleton("migrations") { [log] in OverrideOrdered("migrations", log) }
+        createSingleton("schema") { [log] in OverrideOrdered("schema", log) }
+        createEagerSingleton("server") { [log] in OverrideOrdered("server", log) }.dependsOn("migrations")
+    }
+}
+
+/// A double of `server` that depends on `schema` too.
+private struct OverrideServerDouble: ObjectFactory {
+    let log: OverrideOrderLog
+    var definitions: Definitions {
+        createEagerSingleton("server") { [log] in OverrideOrdered("double server", log) }.dependsOn("schema")
+    }
+}
+
+private final class OverrideOrderLog: Sendable {
+    private let entries = Guarded<[String]>([])
+    func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+private final class OverrideOrdered: Disposable, Sendable {
+    let name: String
+    let log: OverrideOrderLog
+    init(_ name: String, _ log: OverrideOrderLog) {
+        self.name = name
+        self.log = log
+        log.add("made \(name)")
+    }
+    func dispose() { log.add("disposed \(name)") }
+}
+
 // MARK: Tests
 
 @Suite struct OverrideTests {
@@ -182,6 +218,16 @@ private struct OverrideScreenDoubles: ObjectFactory {
         #expect(context.configuration.aliases(of: "clock") == ["timeSource", "CLOCK"])
         // The double's own alias is not a name of the context.
         #expect(!context.contains("doubleOnlyAlias"))
+    }
+
+    /// Docs/Testing.md, "`dependsOn` stays too".
+    @Test func anOverriddenDefinitionKeepsTheProductionDependsOnAndAddsItsOwn() throws {
+        let log = OverrideOrderLog()
+        let context = try ApplicationContext(OverrideOrderedFactory(log: log), overriding: OverrideServerDouble(log: log))
+        #expect(context.configuration.definitions.map(\.prerequisites) == [[], [], ["migrations", "schema"]])
+        #expect(log.all == ["made migrations", "made schema", "made double server"])
+        try context.close()
+        #expect(log.all.suffix(3).first == "disposed double server")
     }
 
     @Test func overrideOfUnknownKeyIsRejected() {

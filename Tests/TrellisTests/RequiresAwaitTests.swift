@@ -66,6 +66,21 @@ private struct SlowAsyncFactory: ObjectFactory {
     }
 }
 
+/// A synchronous singleton whose property is the async `slow`: an awaited lookup of `holder`
+/// suspends while injecting it.
+private final class SlowHolder: @unchecked Sendable {
+    @Inject var slow: AwaitConfig
+}
+
+private struct SuspendedHolderFactory: ObjectFactory {
+    let slow = SlowAsyncFactory()
+
+    var definitions: Definitions {
+        slow.definitions
+        createSingleton("holder") { SlowHolder() }
+    }
+}
+
 private struct AsyncEagerFactory: ObjectFactory {
     let made = Guarded<[String]>([])
 
@@ -248,6 +263,28 @@ private struct AfterSuspensionFactory: ObjectFactory {
         let made = try await maker.value
         #expect(try Sync.object(context, "slow", as: AwaitConfig.self) === made)
         #expect(factory.runs.value == 1)
+    }
+
+    @Test func synchronousLookupOnAThreadNeverBlocksForAMakingThatHasSuspended() async throws {
+        // Docs/Async.md, "What suspends and what blocks": outside any task too. Blocking there
+        // would hang a serial queue whose work the suspended making waits for.
+        let factory = SuspendedHolderFactory()
+        let context = try await ApplicationContext(factory)
+        let maker = Task { try await context.object("holder", as: SlowHolder.self) }
+        await factory.slow.entered.wait()
+        let fromThread = Guarded<ContextError?>(nil)
+        let finished = AsyncGate()
+        _ = ConcurrencyThreads.start(1) { _ in
+            let error = syncError { try Sync.object(context, "holder", as: SlowHolder.self) }
+            fromThread.withLock { $0 = error }
+            finished.open()
+        }
+        // The gate opens only after the thread returned: a thread that waits for the making hangs.
+        _ = await AsyncHangGuard.run("a synchronous lookup on a thread") { await finished.wait() }
+        #expect(fromThread.value?.requiresAwaitKeyAndPath?.key == "holder")
+        factory.slow.gate.open()
+        let holder = try await maker.value
+        #expect(try Sync.object(context, "holder", as: SlowHolder.self) === holder)
     }
 
     @Test func synchronousLookupInATaskWaitsForASynchronousSingletonBegunAfterTheMakerLastSuspended() async throws {

@@ -88,9 +88,7 @@ public struct ConfiguratorFromFactory: Sendable {
                 guard seen.insert(replacement.key).inserted else {
                     throw .duplicateKey(key: replacement.key, context: "overrides of \(name)")
                 }
-                var merged = replacement
-                merged.explicitAliases = definitions[index].explicitAliases
-                definitions[index] = merged
+                definitions[index] = Self.merged(replacement, replacing: definitions[index])
             }
         }
         // By index: iterating would copy each definition (three retains and releases). One
@@ -294,5 +292,20 @@ public struct ConfiguratorFromFactory: Sendable {
 
     private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+}
+
+extension ConfiguratorFromFactory {
+    /// A test double's definition in place of the production one: its closure and scope, with
+    /// the production names (key and explicit aliases) and the production `dependsOn` names (the
+    /// order the app relies on, at start and at close), then the double's own not among them.
+    static func merged(_ replacement: Definition, replacing production: Definition) -> Definition {
+        var merged = replacement
+        var prerequisites = production.prerequisites
+        for name in replacement.prerequisites where !prerequisites.contains(name) { prerequisites.append(name) }
+        prerequisites = Array(prerequisites.prefix(Int(UInt16.max)))
+        merged.names = production.explicitAliases + prerequisites
+        merged.prerequisiteCount = UInt16(prerequisites.count)
+        return merged
     }
 }

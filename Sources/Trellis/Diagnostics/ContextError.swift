@@ -48,7 +48,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     /// A lookup on (or through) `context` after its `close()` began.
     case contextClosed(context: String, key: String)
     /// One or more `dispose()` calls threw while `context` was closed: each key with its error's
-    /// description, in disposal order. Every other singleton was still disposed.
+    /// description, in disposal order. Every other disposal was still attempted.
     case disposalFailed(context: String, failures: [DisposalFailure])
     /// A required `@Inject` property was read (or `$property.get()` called) before anything
     /// injected it, and no context was current when its owner was made.
@@ -155,7 +155,10 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .contextClosed(context, key):
             return "Context '\(context)' is closed: cannot look up '\(key)'. Look objects up before closing the context, or in a context that is still open."
         case let .disposalFailed(context, failures):
-            return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(failures.map(\.description).joined(separator: "; ")). Every other singleton was disposed."
+            // An error's own description may end its sentence: not twice.
+            var listed = failures.map(\.description).joined(separator: "; ")
+            if listed.hasSuffix(".") { listed.removeLast() }
+            return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(listed). Every disposal was attempted, and the context is closed."
         case let .neverInjected(property, declaredAt):
             return "@Inject property '\(property)' declared at \(declaredAt) was read before it was injected. Make its owner with an ApplicationContext (in a definition's closure), call `try context.inject(into: owner)` first, or make a context current when the owner is made: `ApplicationContext.setDefault(app)` at launch, or `try context.withCurrent { … }` around the code that makes it."
         case let .unnamedProperty(type, declaredAt, context, candidates):

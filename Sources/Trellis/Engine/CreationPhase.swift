@@ -46,10 +46,11 @@ enum CreationPhase {
 
     /// Whether a caller may wait for the end of this phase, by the rules of every wait of the
     /// engine (a claim, a group's settlement): an awaited lookup may; a synchronous caller never
-    /// waits for async work — from inside a task, not for work that may suspend — nor, on the
-    /// main actor, for a lookup waiting to hop there. Called with the lock held.
+    /// waits for async work — not for work that may suspend, in a task or on any other thread
+    /// (a serial queue blocked for work that resumes on it would never be released) — nor, on
+    /// the main actor, for a lookup waiting to hop there. Called with the lock held.
     func mayBeWaitedFor(synchronously: Bool) -> Bool {
         guard synchronously else { return true }
-        return !(Resolution.isInTask && mayAwait) && !waitsForTheMainActor
+        return !mayAwait && !waitsForTheMainActor
     }
 }

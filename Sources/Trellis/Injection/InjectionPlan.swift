@@ -73,8 +73,7 @@ final class InjectionPlan: @unchecked Sendable {
         let visited = Runtime.forEachStoredField(of: type) { name, offset, fieldType in
             count += 1
             if let injectable = fieldType as? any InjectableField.Type {
-                var property = String(cString: name)
-                if property.hasPrefix("_") { property.removeFirst() }
+                let property = PropertyNames.property(ofStorageLabel: String(cString: name))
                 found.append(Field(offset: offset, headerOffset: offset + injectable.headerOffset, property: property, wrapper: ObjectIdentifier(fieldType)))
             }
         }

@@ -256,7 +256,13 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
     private func target(_ naming: PropertyNaming?) throws(ContextError) -> LazyTarget {
         let context = try liveContext(naming)
         let key = try resolvedKey(in: context, naming)
-        guard let found = context.definition(answering: NameTable.lookupKey(key)) else { return .missing(key: key) }
+        let lookupKey = NameTable.lookupKey(key)
+        guard let found = context.definition(answering: lookupKey) else {
+            // As a lookup by name: a closed context on the way answers for a name it does not
+            // know, rather than the property's default or `nil`.
+            if case let .closed(closed) = context.walk(to: lookupKey) { throw closed.object.closedError(looking: key) }
+            return .missing(key: key)
+        }
         recordEdge(to: found, in: context)
         return .found(context: context, key: key)
     }

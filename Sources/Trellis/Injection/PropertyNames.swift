@@ -11,6 +11,28 @@ import Synchronization
 ///    as this declaration's line among theirs.
 /// `nil` otherwise: the caller then falls back to the property's type, or says to give the key.
 enum PropertyNames {
+    /// The property a wrapper's storage label stands for: `_mailer` gives `mailer`. A raw
+    /// identifier's label comes back from reflection in its backticks (`` `_db.url` ``), which
+    /// are not part of the name, and with each space as a no-break space (U+00A0: the compiler's
+    /// metadata spells it so), which is.
+    static func property(ofStorageLabel label: some StringProtocol) -> String {
+        var name = Substring(label)
+        let isRaw = name.count > 2 && name.first == "`" && name.last == "`"
+        if isRaw { name = name.dropFirst().dropLast() }
+        if name.hasPrefix("_") { name = name.dropFirst() }
+        return isRaw ? String(name.map { $0 == "\u{A0}" ? " " : $0 }) : String(name)
+    }
+
+    /// The property a key path to a wrapper's storage names (`\Owner._mailer` gives `mailer`;
+    /// a raw identifier's may hold dots, in its backticks).
+    static func property(ofKeyPath path: AnyKeyPath) -> String? {
+        let description = String(describing: path)
+        if description.last == "`", let open = description.dropLast().lastIndex(of: "`") {
+            return property(ofStorageLabel: description[open...])
+        }
+        return description.split(separator: ".").last.map { property(ofStorageLabel: $0) }
+    }
+
     /// The declarations of one type's fields of one wrapper type.
     private struct Group: Hashable {
         let file: String

@@ -40,8 +40,7 @@ struct PropertyNaming: @unchecked Sendable {
     func name() -> String? {
         let plan = InjectionPlan.of(type(of: owner))
         if let storage = source as? AnyKeyPath {
-            guard let label = String(describing: storage).split(separator: ".").last else { return nil }
-            let property = label.hasPrefix("_") ? String(label.dropFirst()) : String(label)
+            guard let property = PropertyNames.property(ofKeyPath: storage) else { return nil }
             return plan.fields.contains { $0.property == property } ? property : nil
         }
         guard let match = source as? FieldMatch else { return nil }

@@ -55,24 +55,27 @@ struct ContextStart {
         // (made or not), so whether the start succeeds never depends on timing.
         let concurrent = eager.filter { context.records[$0].isAsync }
         if !concurrent.isEmpty {
-            let outcomes = await withTaskGroup(of: (Int, Result<StartupReport.Entry?, ContextError>).self) { group in
+            let outcomes = await withTaskGroup(of: Outcome.self) { group in
                 for (position, index) in concurrent.enumerated() {
                     group.addTask {
-                        (position, await self.startEager(index, timeline: timeline, outer: outer, restricted: true))
+                        let result = await self.startEager(index, timeline: timeline, outer: outer, restricted: true)
+                        // Read when it failed: a failure that came once the start was cancelled
+                        // is the cancellation's, whatever error the closure made of it.
+                        return Outcome(position: position, result: result, failedCancelled: Task.isCancelled)
                     }
                 }
-                var outcomes: [(Int, Result<StartupReport.Entry?, ContextError>)] = []
+                var outcomes: [Outcome] = []
                 for await outcome in group {
-                    if case .failure = outcome.1 { group.cancelAll() }
+                    if case .failure = outcome.result { group.cancelAll() }
                     outcomes.append(outcome)
                 }
                 return outcomes
             }
-            var failures: [(Int, ContextError)] = []
-            for (position, result) in outcomes {
-                switch result {
+            var failures: [Failure] = []
+            for outcome in outcomes {
+                switch outcome.result {
                 case let .success(entry): if let entry { entries.append(entry) }
-                case let .failure(error): failures.append((position, error))
+                case let .failure(error): failures.append(Failure(position: outcome.position, error: error, isCancellation: outcome.failedCancelled || error.isCancellation))
                 }
             }
             if let failure = Self.earliestFailure(failures) {
@@ -117,10 +120,29 @@ struct ContextStart {
         }
     }
 
+    /// How one async eager singleton of the concurrent phase ended.
+    struct Outcome: Sendable {
+        /// Its place among the async eager singletons, in declaration order.
+        let position: Int
+        let result: Result<StartupReport.Entry?, ContextError>
+        /// Its task was cancelled when it ended.
+        let failedCancelled: Bool
+    }
+
+    /// A failed async eager singleton of the concurrent phase.
+    struct Failure {
+        let position: Int
+        let error: ContextError
+        /// Caused by the cancellation: a `CancellationError`, or any failure that came after its
+        /// task was cancelled (a closure may throw an error of its own for it, as `URLSession`
+        /// does).
+        let isCancellation: Bool
+    }
+
     /// The failure of the earliest-declared eager singleton, not counting failures caused by
     /// the cancellation that followed the first one (unless every failure is one).
-    static func earliestFailure(_ failures: [(Int, ContextError)]) -> ContextError? {
-        let genuine = failures.filter { !$0.1.isCancellation }
-        return (genuine.isEmpty ? failures : genuine).min { $0.0 < $1.0 }?.1
+    static func earliestFailure(_ failures: [Failure]) -> ContextError? {
+        let genuine = failures.filter { !$0.isCancellation }
+        return (genuine.isEmpty ? failures : genuine).min { $0.position < $1.position }?.error
     }
 }
