@@ -436,6 +436,19 @@ private struct DocsPaymentsFactory: ObjectFactory {
             == "Override of 'mailService': in context 'AppFactory' it is an alias of 'mailer', and overrides name keys. Override 'mailer' instead.")
     }
 
+    /// Docs/Testing.md, overrides: two doubles of one key are not two definitions to rename.
+    @Test func duplicateKeyAmongTheOverridesSaysToKeepOneDouble() {
+        #expect(message { _ = try ApplicationContext(DocsMailFactory(), overriding: DocsTwoMailerDoubles()) }
+            == "Duplicate key 'mailer' in context 'overrides of AppFactory': two test doubles replace the same definition. Keep one.")
+    }
+
+    /// Docs/Injection.md, "Lazy properties": the payload's key is the property's key, which an
+    /// explicit key makes other than its name.
+    @Test func contextReleasedNamesThePropertyByItsKey() {
+        #expect(ContextError.contextReleased(context: "AppFactory", key: "greeting").description
+            .hasPrefix("@Inject property with key 'greeting' was first read after its context 'AppFactory' was released."))
+    }
+
     /// Docs/GettingStarted.md "Common mistakes" (there the type is `MyApp.Summary`).
     @Test func lookupByATypeNothingMakesSaysSo() throws {
         let app = try ApplicationContext(DocsMailFactory())
@@ -485,6 +498,13 @@ private struct DocsMailFactory: ObjectFactory {
     var definitions: Definitions {
         createSingleton("mailer") { ErrorMessageWidget() }.aliases("mailService")
         createSingleton("config") { () async -> ErrorMessageWidget in ErrorMessageWidget() }
+    }
+}
+
+private struct DocsTwoMailerDoubles: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("mailer") { ErrorMessageWidget() }
+        createSingleton("mailer") { ErrorMessageWidget() }
     }
 }
 

@@ -200,6 +200,23 @@ private struct ShadowWithOtherTypeFactory: ObjectFactory {
     #expect(try child.objects(of: Lonely.self).count == 1)
 }
 
+/// A child whose default alias (`rex` of `Rex`) and explicit alias (`tom`) are the parent's keys.
+private struct AliasOnlyChildFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("Rex") { Lonely() }
+        createSingleton("other") { Lonely() }.aliases("tom")
+    }
+}
+
+@Test func aChildsAliasEqualToAParentsKeyShadowsNothingForLookupsByType() throws {
+    // Docs/Injection.md, "Lookup by type": a child's definition shadows a parent's with the
+    // same key; the parent's stays reachable by its other names, and by its type.
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(AliasOnlyChildFactory(), parent: parent)
+    #expect(try child.objects(of: Dog.self).map(\.id) == ["parent rex"])
+    #expect(try child.object(of: Cat.self).id == "parent tom")
+}
+
 @Test func objectOfFindsASingleMatchInTheParent() throws {
     let parent = try ApplicationContext(PetParentFactory())
     let child = try ApplicationContext(ShadowWithOtherTypeFactory(), parent: parent)

@@ -79,14 +79,14 @@ public struct ConfiguratorFromFactory: Sendable {
             for replacement in overrides.definitions {
                 // A key no factory may declare is that, before it is a key the factory lacks.
                 guard Self.isValidKey(replacement.key.utf8) else {
-                    throw .invalidKey(key: replacement.key, context: "overrides of \(name)")
+                    throw .invalidKey(key: replacement.key, context: ContextError.overridesOf + name)
                 }
                 guard let index = table.definition(withKey: replacement.key) else {
                     let aliasOf = table.definition(named: replacement.key).map { table.keys[$0] }
                     throw .overrideOfUnknownKey(key: replacement.key, context: name, aliasOf: aliasOf)
                 }
                 guard seen.insert(replacement.key).inserted else {
-                    throw .duplicateKey(key: replacement.key, context: "overrides of \(name)")
+                    throw .duplicateKey(key: replacement.key, context: ContextError.overridesOf + name)
                 }
                 definitions[index] = Self.merged(replacement, replacing: definitions[index])
             }

@@ -148,7 +148,9 @@ struct TypeLookup<T> {
         }
     }
 
-    /// The unshadowed definitions of the chain, own first, in declaration order.
+    /// The unshadowed definitions of the chain, own first, in declaration order: a definition is
+    /// shadowed by one with the same key closer to the asker (an alias shadows nothing: the
+    /// parent's definition stays reachable by its other names).
     ///
     /// - Throws: nothing; a closed context in the chain is reported by the lookups made.
     func candidates() -> [(ApplicationContext, Int)] {
@@ -158,7 +160,7 @@ struct TypeLookup<T> {
             defer { visited.append(context) }
             for index in 0..<context.count {
                 let key = context.key(at: index)
-                if visited.contains(where: { $0.configuration.table.definition(named: key) != nil }) { continue }
+                if visited.contains(where: { $0.configuration.table.definition(withKey: key) != nil }) { continue }
                 result.append((context, index))
             }
         }

@@ -55,10 +55,10 @@ struct TypeMatches {
         }
     }
 
-    /// Whether a definition named `key` is hidden by one of `below`, noting the highest that
-    /// hides it.
+    /// Whether the definition whose key is `key` is hidden by one of `below` (a definition with
+    /// that key: an alias hides nothing), noting the highest that hides it.
     private mutating func isHidden(_ key: String, by below: [ApplicationContext]) -> Bool {
-        guard let hider = below.lastIndex(where: { $0.configuration.table.definition(named: key) != nil }) else { return false }
+        guard let hider = below.lastIndex(where: { $0.configuration.table.definition(withKey: key) != nil }) else { return false }
         hiddenBelow = min(hiddenBelow, hider)
         return true
     }

@@ -108,6 +108,8 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         switch self {
         case let .invalidKey(key, context):
             return "Invalid key '\(key)' in context '\(context)': a key must be non-empty and have no leading or trailing whitespace."
+        case let .duplicateKey(key, context) where context.hasPrefix(Self.overridesOf):
+            return "Duplicate key '\(key)' in context '\(context)': two test doubles replace the same definition. Keep one."
         case let .duplicateKey(key, context):
             return "Duplicate key '\(key)' in context '\(context)': two definitions use it. Rename one, or use an override to replace a definition in tests."
         case let .duplicateAlias(alias, uses, context):
@@ -147,7 +149,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .requiresAwait(key, path) where path.first == Self.closeOffMainActor:
             return "'\(key)' is Disposable only on the main actor (its conformance is main-actor isolated, as every conformance of a module built with default main-actor isolation is), so a synchronous close() off the main actor cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Code on the main queue outside any task counts as off it here on Linux: the Swift runtime's casts do not see the main actor there. Close the context with `try await context.close()`, which hops to the main actor for it, or call close() from main-actor code (a `@MainActor` function, or a task on the main actor)."
         case let .requiresAwait(key, path) where path.first == Self.closeUnderWay:
-            return "An awaited close() of this context is disposing its singletons ('\(key)' among them), so a synchronous close() in a task cannot wait for it: it would hold a thread of the pool, possibly one those disposals need. Close with `try await context.close()`, which waits for the close under way by suspending."
+            return "An awaited close() of this context is disposing its singletons ('\(key)' among them), so a synchronous close() cannot wait for it: in a task it would hold a thread of the pool, possibly one those disposals need, and an async disposal (AsyncDisposable, or one on the main actor) is work a synchronous call never waits for. Close with `try await context.close()`, which waits for the close under way by suspending."
         case let .requiresAwait(key, path) where path.first == "close()":
             return "'\(key)' is AsyncDisposable, so a synchronous close() cannot dispose it (nothing was disposed; the context stays open unless another close is under way). Close the context with `try await context.close()`."
         case let .requiresAwait(key, path):
@@ -167,7 +169,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
                 : "definitions \(candidates.map { "'\($0)'" }.joined(separator: ", ")) are all declared with its type"
             return "@Inject property of type \(type) declared at \(declaredAt) was read through the current context '\(context)', but it gives no key and its name could not be learned (its owner is a private, nested or generic type, or one declared on the same line as another property of its type), and \(found). Give it its key: @Inject(\"key\")."
         case let .contextReleased(context, key):
-            return "@Inject property '\(key)' was first read after its context '\(context)' was released. Keep the context alive as long as the objects it injects, or inject the property eagerly."
+            return "@Inject property with key '\(key)' was first read after its context '\(context)' was released. Keep the context alive as long as the objects it injects, or inject the property eagerly."
         case let .reflectionUnavailable(type):
             return "Cannot inject \(type): @Inject properties were created while making it, but reflection shows it no stored properties. Either the binary has no reflection metadata (build without -disable-reflection-metadata), or the closure made an object with @Inject properties itself, which nothing injects: define that object in the factory and look it up through the resolver, or inject it with `context.inject(into:)`."
         }
@@ -257,6 +259,9 @@ extension ContextError {
     /// The first element of a `requiresAwait` path when a synchronous `close()` in a task met an
     /// awaited close under way, whose disposals it would have to block a thread to wait for.
     static let closeUnderWay = "close() in a task during an awaited close"
+    /// How the configuration names the context of an overriding factory's own problems
+    /// (`overrides of AppFactory`).
+    static let overridesOf = "overrides of "
 }
 
 extension ContextError {

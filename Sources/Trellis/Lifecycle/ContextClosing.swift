@@ -26,7 +26,11 @@ struct ContextClosing {
                 // refused; a plain thread waits for synchronous disposals like any other closer.
                 let snapshot = Self.disposables(madeSingletons())
                 lock.unlock()
-                if let refusal = synchronousCloseRefusal(for: snapshot) { throw refusal }
+                // Refused as a close that is under way: the singleton is being disposed, and the
+                // context is closing (not "nothing was disposed").
+                if case let .requiresAwait(key, _)? = synchronousCloseRefusal(for: snapshot) {
+                    throw .requiresAwait(key: key, path: [ContextError.closeUnderWay, key])
+                }
                 if Resolution.isInTask {
                     let key = snapshot.first.map { context.key(at: $0.index) } ?? context.name
                     throw .requiresAwait(key: key, path: [ContextError.closeUnderWay, key])
