@@ -301,6 +301,21 @@ struct MemoryContractTests {
         }
     }
 
+    /// Docs/Testing.md, "Validate": the scratch context is thrown away. A report kept (for its
+    /// graph) holds neither the objects the validation made nor the parent it was given.
+    @Test func aValidationReportKeepsNoObjectNorTheParent() async throws {
+        let tracker = MadeTracker()
+        var app: ApplicationContext? = try Sync.start(MemoryAppFactory(tracker: tracker))
+        let weakApp = ConcurrencyWeak(app!, "the parent")
+        let report = Sync.validate(MemoryRequestFactory(tracker: tracker), parent: app)
+        let awaited = await ApplicationContext.validate(MemoryRequestFactory(tracker: tracker), parent: app)
+        app = nil
+        #expect(weakApp.object == nil, "the parent outlived its context through a report")
+        #expect(tracker.alive.isEmpty, "kept by a report: \(tracker.alive)")
+        #expect(report.graph().contains("digraph") && awaited.graph().contains("digraph"))
+        withExtendedLifetime((report, awaited)) {}
+    }
+
     /// A server's request loop: a child per request asks for "every plugin" and is dropped; the
     /// app, still alive, keeps only its own objects.
     @Test func childContextsPerRequestAskingByTypeAreAllFreedWhileTheAppLivesOn() throws {

@@ -13,7 +13,7 @@ extension ApplicationContext {
         let (configurator, naming) = FactoryValidation.collect(factory)
         guard let configurator else { return ValidationReport(findings: naming, scratch: nil) }
         let report = FactoryValidation.validate(configurator, parent: parent)
-        return ValidationReport(findings: naming + report.findings, scratch: report.scratch)
+        return report.after(naming)
     }
 
     /// Validates `factory` as the synchronous form does, and also makes its async definitions,
@@ -27,7 +27,7 @@ extension ApplicationContext {
         let (configurator, naming) = FactoryValidation.collect(factory)
         guard let configurator else { return ValidationReport(findings: naming, scratch: nil) }
         let report = await FactoryValidation.validate(configurator, parent: parent)
-        return ValidationReport(findings: naming + report.findings, scratch: report.scratch)
+        return report.after(naming)
     }
 
     /// Validates a scratch copy of this context, built from the same configuration and parent;

@@ -20,11 +20,23 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
 
     /// Every distinct problem found, with the definition it was found in, in the order found.
     public let findings: [Finding]
-    let scratch: ApplicationContext?
+    /// The scratch context's graph, laid out when the validation ended: the report keeps no
+    /// context, so neither the objects the validation made nor a parent outlive it.
+    private let laidOut: Graph?
 
     init(findings: [Finding], scratch: ApplicationContext?) {
         self.findings = findings
-        self.scratch = scratch
+        laidOut = scratch.map(Graph.init)
+    }
+
+    private init(findings: [Finding], laidOut: Graph?) {
+        self.findings = findings
+        self.laidOut = laidOut
+    }
+
+    /// The same report with `earlier` (the configuration's problems) before its findings.
+    func after(_ earlier: [Finding]) -> ValidationReport {
+        ValidationReport(findings: earlier + findings, laidOut: laidOut)
     }
 
     /// Every distinct problem found, in the order found; empty for a healthy factory.
@@ -36,7 +48,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// The complete dependency graph: every definition was made once, so every edge is known.
     /// Empty when the factory's configuration itself failed.
     public func graph(_ format: GraphFormat = .dot) -> String {
-        scratch?.graph(format) ?? ""
+        laidOut?.render(format) ?? ""
     }
 
     /// `valid` or a numbered list of the problems.
