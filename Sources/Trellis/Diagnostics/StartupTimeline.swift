@@ -190,20 +190,24 @@ final class StartupTimeline: @unchecked Sendable {
             let start = made[node]!.start, end = made[dependency]!.end!
             return end <= start || askedFor(dependency, by: node, from: start) < end
         }
-        // An async start makes its synchronous eager singletons once its concurrent phase has
-        // ended: one made then (or what it pulled in) waited for that phase, whose end the async
-        // eager singleton that ended last set, though no edge says so.
-        let lastAsync = entries.compactMap(node(of:)).filter { context.records[$0.index].isAsync }.max { made[$0]!.end! < made[$1]!.end! }
-        func phaseEnd(before node: Node) -> Node? {
-            guard let lastAsync, made[lastAsync]!.end! <= made[node]!.start, !path.contains(lastAsync) else { return nil }
-            return lastAsync
+        // A start makes its synchronous eager singletons one after another (an async start, once
+        // its concurrent phase has ended, whose end the async eager singleton that ended last
+        // set): one made then, or what it pulled in, waited for the one made before it, though
+        // no edge says so.
+        let eagerNodes = entries.compactMap(node(of:))
+        let lastAsync = eagerNodes.filter { context.records[$0.index].isAsync }.max { made[$0]!.end! < made[$1]!.end! }
+        let sequence = eagerNodes.filter { !context.records[$0.index].isAsync } + (lastAsync.map { [$0] } ?? [])
+        func predecessor(of node: Node) -> Node? {
+            let start = made[node]!.start
+            return sequence.filter { $0 != node && !path.contains($0) && made[$0]!.end! <= start }.max { made[$0]!.end! < made[$1]!.end! }
         }
         func next(after node: Node) -> Node? {
             let held = (dependencies[node] ?? []).filter { !path.contains($0) && made[$0]!.end! <= end && heldUp(node, $0) }
-            // After the concurrent phase: a dependency that ended before the phase did held it
-            // up no longer than the phase itself.
-            guard let phase = phaseEnd(before: node) else { return held.max { length($0) < length($1) } }
-            return held.filter { made[$0]!.end! > made[phase]!.end! }.max { length($0) < length($1) } ?? phase
+            // What it made within its own making held it up first; then what the start made
+            // before it, unless a dependency ended later still (another task's making).
+            if let within = held.filter({ made[$0]!.end! > made[node]!.start }).max(by: { length($0) < length($1) }) { return within }
+            guard let before = predecessor(of: node) else { return held.max { length($0) < length($1) } }
+            return held.filter { made[$0]!.end! > made[before]!.end! }.max { length($0) < length($1) } ?? before
         }
         while let next = next(after: current) {
             path.append(next)
