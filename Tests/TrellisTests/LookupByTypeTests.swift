@@ -312,6 +312,44 @@ private struct ValueDeclaredFactory: ObjectFactory {
     #expect(made.value == 0)
 }
 
+/// A class singleton in a cycle, and values: none is a `Money`.
+private struct MoneyLessFactory: ObjectFactory {
+    let made: InjCounter
+    var definitions: Definitions {
+        createSingleton("a") { [made] r -> Dog in
+            made.increment()
+            return Dog("a " + (try r.object("b", as: Dog.self)).id)
+        }
+        createSingleton("b") { [made] r -> Dog in
+            made.increment()
+            return Dog("b " + (try r.object("a", as: Dog.self)).id)
+        }
+        createSingleton("visit") { [made] in
+            made.increment()
+            return Visit(id: 4)
+        }
+    }
+}
+
+/// A struct nothing in `MoneyLessFactory` is declared as.
+private struct Money { let cents: Int }
+
+@Test func lookupByStructSkipsDefinitionsDeclaringAClassOrAnotherValueWithoutMakingThem() async throws {
+    // Docs/Injection.md, "What it has to make to find out": a class instance, or a `Visit`, is
+    // never a `Money`, so the cycle between `a` and `b` is not made (and not thrown) to find out.
+    let made = InjCounter()
+    let context = try await ApplicationContext(MoneyLessFactory(made: made))
+    #expect(throws: ContextError.self) { try Sync.object(of: Money.self, in: context) }
+    #expect(try Sync.objects(of: Money.self, in: context).isEmpty)
+    #expect(try await context.objects(of: Money.self).isEmpty)
+    let error = try #require(syncError { try Sync.object(of: Money.self, in: context) })
+    guard case .noSuchObject = error else {
+        Issue.record("expected noSuchObject, got \(error)")
+        return
+    }
+    #expect(made.value == 0)
+}
+
 @Test func lookupByProtocolStillMakesAStructSingletonToLook() throws {
     let made = InjCounter()
     let context = try ApplicationContext(ValueDeclaredFactory(made: made))

@@ -4,7 +4,8 @@ extension ApplicationContext {
     ///
     /// Definitions declared to return a `T` (or a subclass) are matched without being made, and
     /// when `T` is a class, those declared as an unrelated class, a struct or an enum are skipped
-    /// without being made (Docs/Injection.md lists the exceptions); made singletons are checked
+    /// without being made, as are those declared as a class or another struct or enum when `T`
+    /// is a struct or an enum (Docs/Injection.md lists the exceptions); made singletons are checked
     /// as they are; the others are made once to look: lazy singletons as
     /// on first lookup, prototypes as one discarded instance per queried type, made by their
     /// closure only (never injected, so their `didInject` does not run; the answer is kept).

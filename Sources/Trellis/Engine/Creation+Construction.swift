@@ -112,16 +112,23 @@ extension Creation {
     /// lookup by type need not make it to find out.
     func declaresNoKind<T>(of type: T.Type) -> Bool {
         func declaresNo<Object>(_: Object.Type, _: T.Type) -> Bool {
-            // Only a class is asked about: whether a value conforms to a protocol, or is
-            // `AnyObject`, is left to the made object (a subclass may conform; a cast boxes a
-            // value as `AnyObject`).
-            guard T.self is AnyClass, !(Object.self is T.Type) else { return false }
-            // Two classes neither of which derives from the other share no subclass (single
-            // inheritance), so no object of `Object` or a subclass is a `T`.
-            if Object.self is AnyClass { return !(T.self is Object.Type) }
-            // A struct or an enum is never a class instance, except where a cast looks past it:
-            // an optional's wrapped value, an `AnyHashable`'s base, a bridged value's class.
-            return Runtime.isStructOrEnum(Object.self) && !CastTransparency.looksPast(Object.self)
+            // Whether a value conforms to a protocol, or is `AnyObject`, or what an existential
+            // holds, is left to the made object (a subclass may conform; a cast boxes a value as
+            // `AnyObject`): only classes, structs and enums are told apart here.
+            guard !(Object.self is T.Type) else { return false }
+            // A struct or an enum, except where a cast looks past it: an optional's wrapped
+            // value, an `AnyHashable`'s base, a bridged value's class (`NSNumber` as `Double`).
+            func isPlainValue(_ type: Any.Type) -> Bool { Runtime.isStructOrEnum(type) && !CastTransparency.looksPast(type) }
+            if T.self is AnyClass {
+                // Two classes neither of which derives from the other share no subclass (single
+                // inheritance), so no object of `Object` or a subclass is a `T`.
+                if Object.self is AnyClass { return !(T.self is Object.Type) }
+                // A struct or an enum is never a class instance.
+                return isPlainValue(Object.self)
+            }
+            // Nor is a class instance, or a value of another struct or enum, a struct or an enum
+            // `T`.
+            return isPlainValue(T.self) && (Object.self is AnyClass || isPlainValue(Object.self))
         }
         return unretainedContext.with { declaresNo($0.records[index].objectType, T.self) }
     }
