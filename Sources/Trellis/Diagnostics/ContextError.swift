@@ -162,7 +162,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             if listed.hasSuffix(".") { listed.removeLast() }
             return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(listed). Every disposal was attempted, and the context is closed."
         case let .neverInjected(property, declaredAt):
-            return "@Inject property '\(property)' declared at \(declaredAt) was read before it was injected. Make its owner with an ApplicationContext (in a definition's closure), call `try context.inject(into: owner)` first, or make a context current when the owner is made: `ApplicationContext.setDefault(app)` at launch, or `try context.withCurrent { … }` around the code that makes it."
+            return "@Inject property '\(property)' declared at \(declaredAt) was read before it was injected. Make its owner with an ApplicationContext (in a definition's closure), call `try context.inject(into: owner)` first, or make a context current when the owner is made: `ApplicationContext.setDefault(app)` at launch, or `try context.withCurrent { … }` around the code that makes it. (A property of a struct stored in another object is never reached by its injection: declare it on the object itself.)"
         case let .unnamedProperty(type, declaredAt, context, candidates):
             let found = candidates.isEmpty
                 ? "no definition in context '\(context)' is declared with its type"
