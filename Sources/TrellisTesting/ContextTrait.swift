@@ -38,6 +38,10 @@ public struct ContextTrait: TestTrait, SuiteTrait, TestScoping {
     /// A reference compared by identity.
     private final class Identity: Sendable {}
 
+    /// The trait whose scope the current task runs in (set while its context is built and its
+    /// test body runs).
+    @TaskLocal private static var providing: Identity?
+
     init(makeContext: @escaping @Sendable () async throws -> ApplicationContext) {
         self.makeContext = makeContext
     }
@@ -64,17 +68,22 @@ public struct ContextTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let context = try await makeContext()
-        do {
-            try await context.withCurrent { try await function() }
-        } catch {
+        // The same trait value on a suite and on its test is one trait: its scope is provided
+        // once, by the outer occurrence (the inner one runs inside it).
+        if Self.providing === identity { return try await function() }
+        try await Self.$providing.withValue(identity) {
+            let context = try await makeContext()
             do {
-                try await context.close()
-            } catch let closing {
-                Issue.record(closing, "the test's context failed to close after the test threw")
+                try await context.withCurrent { try await function() }
+            } catch {
+                do {
+                    try await context.close()
+                } catch let closing {
+                    Issue.record(closing, "the test's context failed to close after the test threw")
+                }
+                throw error
             }
-            throw error
+            try await context.close()
         }
-        try await context.close()
     }
 }

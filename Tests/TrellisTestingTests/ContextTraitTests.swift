@@ -161,3 +161,15 @@ struct InnermostTraitTests {
         }
     }
 }
+
+/// One trait value on a suite and on its test: one context per test case, not two.
+private let sharedTrait: ContextTrait = .context { try await countedContext("shared") }
+
+@Suite(sharedTrait)
+struct SharedTraitTests {
+    @Test(sharedTrait)
+    func aTraitOnASuiteAndOnItsTestIsBuiltOnce() throws {
+        #expect(OuterBuilds.count("shared") == 1)
+        #expect(CheckoutFlow().mailer.tag == "shared")
+    }
+}

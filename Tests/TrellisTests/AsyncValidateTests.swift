@@ -131,6 +131,19 @@ private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, p
     report.problems.compactMap(\.requiresAwaitKeyAndPath)
 }
 
+/// An async eager singleton that fails, and synchronous eager ones that need it: by `dependsOn`
+/// and by a lookup. A start fails at `cache`; the others are never made.
+private struct FailingAsyncEagerFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("cache") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createEagerSingleton("server") { Part("server") }.dependsOn("cache")
+        createEagerSingleton("warmer") { r in Part("warmer", [try r.object("cache")]) }
+    }
+}
+
 // MARK: - Tests
 
 @Suite struct AsyncValidateTests {
@@ -146,6 +159,15 @@ private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, p
         #expect(problems.count == 5, "\(report)")
         #expect(!problems.contains { $0.requiresAwaitKeyAndPath != nil }, "\(report)")
         #expect(report.findings.contains { $0.definition == "unknown" })
+    }
+
+    @Test func aFailingAsyncEagerSingletonIsReportedOnceNotAsANeedToAwaitInWhatNeedsIt() async throws {
+        // Docs/Testing.md: a definition that needs a broken one gets the same problem, reported
+        // once; synchronous eager singletons may use async eager ones (Docs/Async.md), so their
+        // lookups of it are not missing an `await`.
+        let report = await ApplicationContext.validate(FailingAsyncEagerFactory())
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(report.problems.first?.creationFailure?.key == "cache", "\(report)")
     }
 
     @Test func synchronousValidateCannotMakeAsyncDefinitionsAndSaysSo() throws {

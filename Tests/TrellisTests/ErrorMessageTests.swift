@@ -399,6 +399,8 @@ private struct DocsPaymentsFactory: ObjectFactory {
     @Test func disposalFailedEndsItsListWithOnePeriod() throws {
         let error = ContextError.disposalFailed(context: "App", failures: [.init(key: "pool", error: "the pool is busy.")])
         #expect(error.description == "Closing context 'App': 1 dispose() call failed: 'pool': the pool is busy. Every disposal was attempted, and the context is closed.")
+        let exclaimed = ContextError.disposalFailed(context: "App", failures: [.init(key: "pool", error: "the pool is busy!")])
+        #expect(exclaimed.description == "Closing context 'App': 1 dispose() call failed: 'pool': the pool is busy! Every disposal was attempted, and the context is closed.")
     }
 
     /// Docs/GettingStarted.md "Common mistakes": a closure that returns nothing.

@@ -350,6 +350,22 @@ private struct Money { let cents: Int }
     #expect(made.value == 0)
 }
 
+/// Collections a cast looks into: an array of dogs is an array of animals.
+private struct DogCollectionsFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("dogs") { [Dog("a")] }
+        createSingleton("dogsByName") { ["a": Dog("a")] }
+    }
+}
+
+@Test func lookupByCollectionTypeMatchesCollectionsOfSubclassesByCasting() throws {
+    // Docs/Injection.md: a cast looks past a collection's elements. (Without Foundation in the
+    // process this is where the skip of values must not reach: with it, collections bridge.)
+    let context = try ApplicationContext(DogCollectionsFactory())
+    #expect(try context.objects(of: [Animal].self).map { $0.map(\.id) } == [["a"]])
+    #expect(try context.object(of: [String: Animal].self)["a"]?.id == "a")
+}
+
 @Test func lookupByProtocolStillMakesAStructSingletonToLook() throws {
     let made = InjCounter()
     let context = try ApplicationContext(ValueDeclaredFactory(made: made))

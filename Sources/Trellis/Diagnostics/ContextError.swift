@@ -158,9 +158,9 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
             return "Context '\(context)' is closed: cannot look up '\(key)'. Look objects up before closing the context, or in a context that is still open."
         case let .disposalFailed(context, failures):
             // An error's own description may end its sentence: not twice.
-            var listed = failures.map(\.description).joined(separator: "; ")
-            if listed.hasSuffix(".") { listed.removeLast() }
-            return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(listed). Every disposal was attempted, and the context is closed."
+            let listed = failures.map(\.description).joined(separator: "; ")
+            let stop = listed.last.map { ".!?".contains($0) } == true ? "" : "."
+            return "Closing context '\(context)': \(failures.count) dispose() call\(failures.count == 1 ? "" : "s") failed: \(listed)\(stop) Every disposal was attempted, and the context is closed."
         case let .neverInjected(property, declaredAt):
             return "@Inject property '\(property)' declared at \(declaredAt) was read before it was injected. Make its owner with an ApplicationContext (in a definition's closure), call `try context.inject(into: owner)` first, or make a context current when the owner is made: `ApplicationContext.setDefault(app)` at launch, or `try context.withCurrent { … }` around the code that makes it. (A property of a struct stored in another object is never reached by its injection: declare it on the object itself.)"
         case let .unnamedProperty(type, declaredAt, context, candidates):
@@ -256,9 +256,10 @@ extension ContextError {
     /// The first element of a `requiresAwait` path when a synchronous `close()` off the main
     /// actor met a singleton disposable only on the main actor.
     static let closeOffMainActor = "close() off the main actor"
-    /// The first element of a `requiresAwait` path when a synchronous `close()` in a task met an
-    /// awaited close under way, whose disposals it would have to block a thread to wait for.
-    static let closeUnderWay = "close() in a task during an awaited close"
+    /// The first element of a `requiresAwait` path when a synchronous `close()` met an awaited
+    /// close under way that it cannot wait for: in a task (it would block a thread of the pool),
+    /// or anywhere while an async disposal runs.
+    static let closeUnderWay = "close() during an awaited close"
     /// How the configuration names the context of an overriding factory's own problems
     /// (`overrides of AppFactory`).
     static let overridesOf = "overrides of "

@@ -68,6 +68,13 @@ enum FactoryValidation {
                 collector.add(lazy.ownerKey.map(error.reached(from:)) ?? error, foundIn: lazy.ownerKey ?? configurator.contextName)
             }
         }
+        // An async eager singleton that failed stops a start before any synchronous one is
+        // made: a synchronous lookup of it that found it unmade met the failure, reported
+        // already, not a missing `await` (made, it would have had it).
+        let failedAsyncEager = definitions.indices.filter {
+            definitions[$0].scope == .eagerSingleton && definitions[$0].maker.isAsync && !scratch.isMade($0)
+        }
+        collector.dropRequiresAwait(naming: Set(failedAsyncEager.map { definitions[$0].key }))
         _ = try? await scratch.close()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }

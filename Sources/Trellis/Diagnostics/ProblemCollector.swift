@@ -41,6 +41,18 @@ final class ProblemCollector: Sendable {
         }
     }
 
+    /// Forgets the `requiresAwait` findings that name one of `keys`: consequences of those
+    /// definitions' own failures, reported already.
+    func dropRequiresAwait(naming keys: Set<String>) {
+        guard !keys.isEmpty else { return }
+        state.withLock { state in
+            state.findings.removeAll { finding in
+                guard case let .requiresAwait(key, _) = finding.problem else { return false }
+                return keys.contains(key)
+            }
+        }
+    }
+
     /// Keeps the first report of each root cause: a missing key reached through three
     /// definitions is one problem, reported where it was first found.
     func add(_ problem: ContextError, foundIn definition: String) {

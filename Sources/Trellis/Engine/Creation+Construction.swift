@@ -116,15 +116,19 @@ extension Creation {
             // holds, is left to the made object (a subclass may conform; a cast boxes a value as
             // `AnyObject`): only classes, structs and enums are told apart here.
             guard !(Object.self is T.Type) else { return false }
-            // A struct or an enum, except where a cast looks past it: an optional's wrapped
-            // value, an `AnyHashable`'s base, a bridged value's class (`NSNumber` as `Double`).
-            func isPlainValue(_ type: Any.Type) -> Bool { Runtime.isStructOrEnum(type) && !CastTransparency.looksPast(type) }
             if T.self is AnyClass {
                 // Two classes neither of which derives from the other share no subclass (single
                 // inheritance), so no object of `Object` or a subclass is a `T`.
                 if Object.self is AnyClass { return !(T.self is Object.Type) }
-                // A struct or an enum is never a class instance.
-                return isPlainValue(Object.self)
+                // A struct or an enum is never a class instance, except where a cast looks past
+                // it: an optional's wrapped value, an `AnyHashable`'s base, a bridged value's
+                // class.
+                return Runtime.isStructOrEnum(Object.self) && !CastTransparency.looksPast(Object.self)
+            }
+            // Between values, a cast also looks past a collection's elements (`[Dog]` is an
+            // `[any Animal]`), and through a bridged value's class (`NSNumber` as `Double`).
+            func isPlainValue(_ type: Any.Type) -> Bool {
+                Runtime.isStructOrEnum(type) && !CastTransparency.looksPast(type) && !(type is any Sequence.Type)
             }
             // Nor is a class instance, or a value of another struct or enum, a struct or an enum
             // `T`.

@@ -140,9 +140,13 @@ struct ContextStart {
     }
 
     /// The failure of the earliest-declared eager singleton, not counting failures caused by
-    /// the cancellation that followed the first one (unless every failure is one).
+    /// the cancellation that followed the first one (unless every failure is one). A failure
+    /// that came after its task was cancelled still counts when it is a genuine one reached
+    /// through a lookup (the same root cause): which eager singleton reports it must not depend
+    /// on whether it ended before the cancellation.
     static func earliestFailure(_ failures: [Failure]) -> ContextError? {
-        let genuine = failures.filter { !$0.isCancellation }
+        let genuineCauses = Set(failures.filter { !$0.isCancellation }.map(\.error.rootCause))
+        let genuine = failures.filter { !$0.isCancellation || genuineCauses.contains($0.error.rootCause) }
         return (genuine.isEmpty ? failures : genuine).min { $0.position < $1.position }?.error
     }
 }
