@@ -144,6 +144,19 @@ private struct FailingAsyncEagerFactory: ObjectFactory {
     }
 }
 
+/// `a` (async eager) fails; `b` (async eager) looks up the synchronous `s` during the start's
+/// concurrent phase, whose closure looks up `a`: a problem of its own, whether `a` fails or not.
+private struct FailingAndRestrictedFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("a") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createEagerSingleton("b") { r async throws -> Part in try await r.object("s") }
+        createSingleton("s") { r in try r.object("a", as: Part.self) }
+    }
+}
+
 // MARK: - Tests
 
 @Suite struct AsyncValidateTests {
@@ -168,6 +181,12 @@ private struct FailingAsyncEagerFactory: ObjectFactory {
         let report = await ApplicationContext.validate(FailingAsyncEagerFactory())
         #expect(report.problems.count == 1, "\(report)")
         #expect(report.problems.first?.creationFailure?.key == "cache", "\(report)")
+    }
+
+    @Test func aFailingAsyncEagerSingletonDoesNotHideASynchronousClosuresEdgeToItInTheConcurrentPhase() async throws {
+        let report = await ApplicationContext.validate(FailingAndRestrictedFactory())
+        #expect(report.problems.contains { $0.creationFailure?.key == "a" }, "\(report)")
+        #expect(report.problems.contains { $0.requiresAwaitKeyAndPath.map { $0.key == "a" && $0.path == ["b", "s", "a"] } == true }, "\(report)")
     }
 
     @Test func synchronousValidateCannotMakeAsyncDefinitionsAndSaysSo() throws {

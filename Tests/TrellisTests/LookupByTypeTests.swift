@@ -328,8 +328,24 @@ private struct MoneyLessFactory: ObjectFactory {
             made.increment()
             return Visit(id: 4)
         }
+        // A sequence, a range: plain values too (only an array, a set or a dictionary casts
+        // element by element).
+        createSingleton("deck") { [made] () throws -> Deck in
+            made.increment()
+            throw Broken()
+        }
+        createSingleton("ports") { [made] () -> ClosedRange<Int> in
+            made.increment()
+            return 8000...8010
+        }
     }
 }
+
+private struct Deck: Sequence {
+    func makeIterator() -> EmptyCollection<Int>.Iterator { EmptyCollection<Int>().makeIterator() }
+}
+
+private struct Broken: Error {}
 
 /// A struct nothing in `MoneyLessFactory` is declared as.
 private struct Money { let cents: Int }

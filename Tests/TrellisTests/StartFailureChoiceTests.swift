@@ -7,18 +7,43 @@ import Testing
 
 private struct DependencyDown: Error {}
 
+private typealias Failure = ContextStart.Failure
+
 @Suite struct StartFailureChoiceTests {
-    @Test func aGenuineFailureReachedThroughALookupAfterTheCancellationStillCountsByDeclarationOrder() {
-        // `first` looked up `dep`, which failed on its own; `first`'s failure, the same one seen
-        // through its lookup, ended after the start was cancelled. Declared first, it is the
-        // start's failure every time, whichever ended first.
+    @Test func aGenuineFailureIsReportedAsItReachedTheEagerSingletonNearestItsCause() {
+        // `first` looked up `dep`, which failed on its own. `first`'s failure is the same one
+        // seen through its lookup, or, when the start was cancelled first, the cancellation of
+        // its retry: either way the start reports `dep`'s own failure.
         let throughLookup = ContextError.creationFailed(key: "dep", path: ["first", "dep"], underlying: DependencyDown())
         let own = ContextError.creationFailed(key: "dep", path: ["dep"], underlying: DependencyDown())
+        let retryCancelled = ContextError.creationFailed(key: "dep", path: ["first", "dep"], underlying: CancellationError())
+        for first in [Failure(position: 0, error: throughLookup, isCancellation: false),
+                      Failure(position: 0, error: throughLookup, isCancellation: true),
+                      Failure(position: 0, error: retryCancelled, isCancellation: true)] {
+            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, isCancellation: false), first])
+            #expect(chosen?.path == ["dep"])
+        }
+    }
+
+    @Test func aFailureDeepInADependsOnChainIsReportedAsItsOwnDefinitions() {
+        // `first` depends on `second`, which depends on `third`, which fails.
+        let third = ContextError.creationFailed(key: "third", path: ["third"], underlying: DependencyDown())
+        let viaSecond = ContextError.creationFailed(key: "third", path: ["second", "third"], underlying: DependencyDown())
+        let viaFirst = ContextError.creationFailed(key: "third", path: ["first", "second", "third"], underlying: DependencyDown())
         let chosen = ContextStart.earliestFailure([
-            .init(position: 1, error: own, isCancellation: false),
-            .init(position: 0, error: throughLookup, isCancellation: true),
+            .init(position: 0, error: viaFirst, isCancellation: false),
+            .init(position: 2, error: third, isCancellation: false),
+            .init(position: 1, error: viaSecond, isCancellation: true),
         ])
-        #expect(chosen?.path == ["first", "dep"])
+        #expect(chosen?.path == ["third"])
+    }
+
+    @Test func twoGenuineFailuresAreReportedByDeclarationOrder() {
+        struct Other: Error {}
+        let a = ContextError.creationFailed(key: "a", path: ["a"], underlying: Other())
+        let b = ContextError.creationFailed(key: "b", path: ["b"], underlying: DependencyDown())
+        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, isCancellation: false), .init(position: 0, error: a, isCancellation: false)])
+        #expect(chosen?.creationFailure?.key == "a")
     }
 
     @Test func aFailureOfItsOwnAfterTheCancellationDoesNotCount() {

@@ -69,12 +69,17 @@ enum FactoryValidation {
             }
         }
         // An async eager singleton that failed stops a start before any synchronous one is
-        // made: a synchronous lookup of it that found it unmade met the failure, reported
-        // already, not a missing `await` (made, it would have had it).
-        let failedAsyncEager = definitions.indices.filter {
+        // made: a synchronous eager singleton's own lookup (or `dependsOn`) of it that found it
+        // unmade met that failure, reported already, not a missing `await` (made, it would have
+        // had it). Only that direct edge: deeper, or from another definition, the edge may be a
+        // problem of its own.
+        let failedAsyncEager = Set(definitions.indices.filter {
             definitions[$0].scope == .eagerSingleton && definitions[$0].maker.isAsync && !scratch.isMade($0)
+        }.map { definitions[$0].key })
+        let synchronousEager = Set(definitions.filter { $0.scope == .eagerSingleton && !$0.maker.isAsync }.map(\.key))
+        collector.dropRequiresAwait { key, path in
+            path.count == 2 && failedAsyncEager.contains(key) && path[1] == key && synchronousEager.contains(path[0])
         }
-        collector.dropRequiresAwait(naming: Set(failedAsyncEager.map { definitions[$0].key }))
         _ = try? await scratch.close()
         return ValidationReport(findings: collector.findings, scratch: scratch)
     }

@@ -41,14 +41,13 @@ final class ProblemCollector: Sendable {
         }
     }
 
-    /// Forgets the `requiresAwait` findings that name one of `keys`: consequences of those
-    /// definitions' own failures, reported already.
-    func dropRequiresAwait(naming keys: Set<String>) {
-        guard !keys.isEmpty else { return }
+    /// Forgets the `requiresAwait` findings (their key and path) that `isConsequence` says
+    /// follow from a failure reported already.
+    func dropRequiresAwait(where isConsequence: (String, [String]) -> Bool) {
         state.withLock { state in
             state.findings.removeAll { finding in
-                guard case let .requiresAwait(key, _) = finding.problem else { return false }
-                return keys.contains(key)
+                guard case let .requiresAwait(key, path) = finding.problem else { return false }
+                return isConsequence(key, path)
             }
         }
     }

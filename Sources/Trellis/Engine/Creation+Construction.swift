@@ -125,10 +125,11 @@ extension Creation {
                 // class.
                 return Runtime.isStructOrEnum(Object.self) && !CastTransparency.looksPast(Object.self)
             }
-            // Between values, a cast also looks past a collection's elements (`[Dog]` is an
-            // `[any Animal]`), and through a bridged value's class (`NSNumber` as `Double`).
+            // Between values, a cast also looks past an array's, a set's or a dictionary's
+            // elements (`[Dog]` is an `[any Animal]`), and through a bridged value's class
+            // (`NSNumber` as `Double`).
             func isPlainValue(_ type: Any.Type) -> Bool {
-                Runtime.isStructOrEnum(type) && !CastTransparency.looksPast(type) && !(type is any Sequence.Type)
+                Runtime.isStructOrEnum(type) && !CastTransparency.looksPast(type) && !CastTransparency.castsElements(type)
             }
             // Nor is a class instance, or a value of another struct or enum, a struct or an enum
             // `T`.

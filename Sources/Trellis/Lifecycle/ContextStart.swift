@@ -140,13 +140,20 @@ struct ContextStart {
     }
 
     /// The failure of the earliest-declared eager singleton, not counting failures caused by
-    /// the cancellation that followed the first one (unless every failure is one). A failure
-    /// that came after its task was cancelled still counts when it is a genuine one reached
-    /// through a lookup (the same root cause): which eager singleton reports it must not depend
-    /// on whether it ended before the cancellation.
+    /// the cancellation that followed the first one (unless every failure is one). One genuine
+    /// failure may reach several eager singletons through their lookups, before or after the
+    /// cancellation (as itself, or as the cancellation of a retry): it is reported once, as it
+    /// reached the eager singleton nearest its cause (the shortest path; then the earliest
+    /// declared), so which one reports it does not depend on timing.
     static func earliestFailure(_ failures: [Failure]) -> ContextError? {
-        let genuineCauses = Set(failures.filter { !$0.isCancellation }.map(\.error.rootCause))
-        let genuine = failures.filter { !$0.isCancellation || genuineCauses.contains($0.error.rootCause) }
-        return (genuine.isEmpty ? failures : genuine).min { $0.position < $1.position }?.error
+        let causes = Set(failures.filter { !$0.isCancellation }.map(\.error.rootCause))
+        guard !causes.isEmpty else { return failures.min { $0.position < $1.position }?.error }
+        var nearest: [String: Failure] = [:]
+        for failure in failures where causes.contains(failure.error.rootCause) {
+            let cause = failure.error.rootCause
+            if let kept = nearest[cause], (kept.error.path.count, kept.position) <= (failure.error.path.count, failure.position) { continue }
+            nearest[cause] = failure
+        }
+        return nearest.values.min { $0.position < $1.position }?.error
     }
 }

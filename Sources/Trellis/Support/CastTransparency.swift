@@ -9,6 +9,13 @@ enum CastTransparency {
         type is any OptionalProtocol.Type || type == AnyHashable.self || type is any _ObjectiveCBridgeable.Type
     }
 
+    /// Whether a cast of a value of `type` converts it element by element: an `Array`, a `Set`,
+    /// a `Dictionary` (`[Dog]` is an `[any Animal]`). No other collection casts so.
+    static func castsElements(_ type: Any.Type) -> Bool {
+        let name = String(reflecting: type)
+        return name.hasPrefix("Swift.Array<") || name.hasPrefix("Swift.Set<") || name.hasPrefix("Swift.Dictionary<")
+    }
+
     /// What a cast of `value` looks at: an optional's wrapped value (`nil` for an empty one:
     /// nothing to cast), an `AnyHashable`'s base, each unwrapped again; `value` itself otherwise.
     static func innermost(_ value: Any) -> Any? {
