@@ -157,6 +157,25 @@ private struct FailingAndRestrictedFactory: ObjectFactory {
     }
 }
 
+/// `a` (async eager) fails; a prototype, a lazy and a weak singleton look it up synchronously:
+/// made after a successful start, they would find it made.
+private final class WeakHolder: Sendable {}
+
+private struct FailingAsyncEagerAndLaterLookupsFactory: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("a") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createPrototype("p") { r in try r.object("a", as: Part.self) }
+        createSingleton("s") { r in try r.object("a", as: Part.self) }
+        createWeakSingleton("w") { r -> WeakHolder in
+            _ = try r.object("a", as: Part.self)
+            return WeakHolder()
+        }
+    }
+}
+
 // MARK: - Tests
 
 @Suite struct AsyncValidateTests {
@@ -181,6 +200,12 @@ private struct FailingAndRestrictedFactory: ObjectFactory {
         let report = await ApplicationContext.validate(FailingAsyncEagerFactory())
         #expect(report.problems.count == 1, "\(report)")
         #expect(report.problems.first?.creationFailure?.key == "cache", "\(report)")
+    }
+
+    @Test func aFailingAsyncEagerSingletonIsNotAlsoANeedToAwaitInWhatLooksItUpAfterTheStart() async throws {
+        let report = await ApplicationContext.validate(FailingAsyncEagerAndLaterLookupsFactory())
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(report.problems.first?.creationFailure?.key == "a", "\(report)")
     }
 
     @Test func aFailingAsyncEagerSingletonDoesNotHideASynchronousClosuresEdgeToItInTheConcurrentPhase() async throws {

@@ -338,6 +338,11 @@ private struct MoneyLessFactory: ObjectFactory {
             made.increment()
             return 8000...8010
         }
+        // A type nested in a dictionary is not one.
+        createSingleton("headers") { [made] () -> Dictionary<String, String>.Keys in
+            made.increment()
+            return ["accept": "*/*"].keys
+        }
     }
 }
 

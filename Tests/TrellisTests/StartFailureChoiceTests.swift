@@ -20,9 +20,23 @@ private typealias Failure = ContextStart.Failure
         for first in [Failure(position: 0, error: throughLookup, isCancellation: false),
                       Failure(position: 0, error: throughLookup, isCancellation: true),
                       Failure(position: 0, error: retryCancelled, isCancellation: true)] {
-            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, isCancellation: false), first])
+            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, isCancellation: false), first], eagerPositions: ["first": 0, "dep": 1])
             #expect(chosen?.path == ["dep"])
         }
+    }
+
+    @Test func aFailureIsReportedAsItsOwnEagerSingletonMetItWhicheverTaskMadeIt() {
+        // `first`'s task made `second` (its lookup claimed it first) and met the failure;
+        // `second`'s own task, waiting, retried after the cancellation and was cancelled. The
+        // start still reports the failure as `second` meets it.
+        let viaFirst = ContextError.creationFailed(key: "second", path: ["first", "second"], underlying: DependencyDown())
+        let retryCancelled = ContextError.creationFailed(key: "second", path: ["second"], underlying: CancellationError())
+        let chosen = ContextStart.earliestFailure([
+            .init(position: 0, error: viaFirst, isCancellation: false),
+            .init(position: 1, error: retryCancelled, isCancellation: true),
+        ], eagerPositions: ["first": 0, "second": 1])
+        #expect(chosen?.path == ["second"])
+        #expect(chosen?.creationFailure?.underlying is DependencyDown)
     }
 
     @Test func aFailureDeepInADependsOnChainIsReportedAsItsOwnDefinitions() {
@@ -34,7 +48,7 @@ private typealias Failure = ContextStart.Failure
             .init(position: 0, error: viaFirst, isCancellation: false),
             .init(position: 2, error: third, isCancellation: false),
             .init(position: 1, error: viaSecond, isCancellation: true),
-        ])
+        ], eagerPositions: ["first": 0, "second": 1, "third": 2])
         #expect(chosen?.path == ["third"])
     }
 
@@ -42,7 +56,7 @@ private typealias Failure = ContextStart.Failure
         struct Other: Error {}
         let a = ContextError.creationFailed(key: "a", path: ["a"], underlying: Other())
         let b = ContextError.creationFailed(key: "b", path: ["b"], underlying: DependencyDown())
-        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, isCancellation: false), .init(position: 0, error: a, isCancellation: false)])
+        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, isCancellation: false), .init(position: 0, error: a, isCancellation: false)], eagerPositions: ["a": 0, "b": 1])
         #expect(chosen?.creationFailure?.key == "a")
     }
 
@@ -54,7 +68,7 @@ private typealias Failure = ContextStart.Failure
         let chosen = ContextStart.earliestFailure([
             .init(position: 1, error: genuine, isCancellation: false),
             .init(position: 0, error: cancelled, isCancellation: true),
-        ])
+        ], eagerPositions: ["cache": 0, "database": 1])
         #expect(chosen?.creationFailure?.key == "database")
     }
 }

@@ -215,6 +215,22 @@ extension ContextError {
         }
     }
 
+    /// The same error as definition `key` met it: its path from `key`'s last place on it (a
+    /// failure one lookup met through another definition reads as that definition's own). A
+    /// cycle, or an error whose path does not hold `key`, is returned as it is.
+    func rerooted(at key: String) -> ContextError {
+        let path = self.path
+        guard let start = path.lastIndex(of: key), start > 0 else { return self }
+        let suffix = Array(path[start...])
+        switch self {
+        case let .noSuchObject(missing, searched, _): return .noSuchObject(key: missing, searched: searched, path: suffix)
+        case let .typeMismatch(found, expected, actual, _): return .typeMismatch(key: found, expected: expected, actual: actual, path: suffix)
+        case let .creationFailed(failed, _, underlying): return .creationFailed(key: failed, path: suffix, underlying: underlying)
+        case let .requiresAwait(awaited, _): return .requiresAwait(key: awaited, path: suffix)
+        default: return self
+        }
+    }
+
     /// The problem without the path that led to it: equal for one cause reached two ways.
     var rootCause: String {
         switch self {

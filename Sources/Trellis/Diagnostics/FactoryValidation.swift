@@ -50,8 +50,10 @@ enum FactoryValidation {
         let collector = ProblemCollector()
         let definitions = configurator.definitions
         let outer = Resolution.asyncActive
+        var concurrentPhaseFindings: Int?
         for index in order(configurator, asyncFirst: true) {
             let concurrentPhase = definitions[index].scope == .eagerSingleton && definitions[index].maker.isAsync
+            if !concurrentPhase && concurrentPhaseFindings == nil { concurrentPhaseFindings = collector.count }
             let session = Session(problems: collector, restrictsAsyncOf: concurrentPhase ? scratch : nil)
             let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
             do throws(ContextError) {
@@ -68,17 +70,16 @@ enum FactoryValidation {
                 collector.add(lazy.ownerKey.map(error.reached(from:)) ?? error, foundIn: lazy.ownerKey ?? configurator.contextName)
             }
         }
-        // An async eager singleton that failed stops a start before any synchronous one is
-        // made: a synchronous eager singleton's own lookup (or `dependsOn`) of it that found it
-        // unmade met that failure, reported already, not a missing `await` (made, it would have
-        // had it). Only that direct edge: deeper, or from another definition, the edge may be a
-        // problem of its own.
+        // An async eager singleton that failed stops a start before anything else is made, and
+        // once a start succeeded it is made: a synchronous lookup of it after the concurrent
+        // phase that found it unmade met that failure, reported already, not a missing `await`.
+        // (One during the concurrent phase is a problem of its own.) A lookup from one of the
+        // scratch's definitions: a parent's definition of the same name is another one.
         let failedAsyncEager = Set(definitions.indices.filter {
             definitions[$0].scope == .eagerSingleton && definitions[$0].maker.isAsync && !scratch.isMade($0)
         }.map { definitions[$0].key })
-        let synchronousEager = Set(definitions.filter { $0.scope == .eagerSingleton && !$0.maker.isAsync }.map(\.key))
-        collector.dropRequiresAwait { key, path in
-            path.count == 2 && failedAsyncEager.contains(key) && path[1] == key && synchronousEager.contains(path[0])
+        collector.dropRequiresAwait(after: concurrentPhaseFindings ?? collector.count) { key, path in
+            path.count >= 2 && path.last == key && failedAsyncEager.contains(key) && scratch.configuration.table.definition(withKey: path[path.count - 2]) != nil
         }
         _ = try? await scratch.close()
         return ValidationReport(findings: collector.findings, scratch: scratch)

@@ -41,14 +41,19 @@ final class ProblemCollector: Sendable {
         }
     }
 
-    /// Forgets the `requiresAwait` findings (their key and path) that `isConsequence` says
-    /// follow from a failure reported already.
-    func dropRequiresAwait(where isConsequence: (String, [String]) -> Bool) {
+    /// How many findings there are so far (a mark for `dropRequiresAwait(after:where:)`).
+    var count: Int { state.withLock { $0.findings.count } }
+
+    /// Forgets the `requiresAwait` findings made after the first `mark` ones (their key and
+    /// path) that `isConsequence` says follow from a failure reported already.
+    func dropRequiresAwait(after mark: Int, where isConsequence: (String, [String]) -> Bool) {
         state.withLock { state in
-            state.findings.removeAll { finding in
-                guard case let .requiresAwait(key, path) = finding.problem else { return false }
-                return isConsequence(key, path)
+            guard mark < state.findings.count else { return }
+            let later = state.findings[mark...].filter { finding in
+                guard case let .requiresAwait(key, path) = finding.problem else { return true }
+                return !isConsequence(key, path)
             }
+            state.findings.replaceSubrange(mark..., with: later)
         }
     }
 

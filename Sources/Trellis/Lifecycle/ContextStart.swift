@@ -78,7 +78,8 @@ struct ContextStart {
                 case let .failure(error): failures.append(Failure(position: outcome.position, error: error, isCancellation: outcome.failedCancelled || error.isCancellation))
                 }
             }
-            if let failure = Self.earliestFailure(failures) {
+            let positions = Dictionary(concurrent.enumerated().map { (context.key(at: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
+            if let failure = Self.earliestFailure(failures, eagerPositions: positions) {
                 // What was made is disposed, every disposal awaited; the start's failure is
                 // what the caller gets, not a disposal's.
                 _ = try? await context.close()
@@ -141,18 +142,26 @@ struct ContextStart {
 
     /// The failure of the earliest-declared eager singleton, not counting failures caused by
     /// the cancellation that followed the first one (unless every failure is one). One genuine
-    /// failure may reach several eager singletons through their lookups, before or after the
-    /// cancellation (as itself, or as the cancellation of a retry): it is reported once, as it
-    /// reached the eager singleton nearest its cause (the shortest path; then the earliest
-    /// declared), so which one reports it does not depend on timing.
-    static func earliestFailure(_ failures: [Failure]) -> ContextError? {
+    /// failure may reach several eager singletons through their lookups, and which task met it
+    /// first (which one made the failing definition, before the others waited or retried) is a
+    /// matter of timing: it is reported once, as the eager singleton nearest its cause met it
+    /// (the last eager singleton on its path, `eagerPositions` giving each one's place), so a
+    /// start with one failing eager singleton fails the same way every time.
+    static func earliestFailure(_ failures: [Failure], eagerPositions: [String: Int]) -> ContextError? {
         let causes = Set(failures.filter { !$0.isCancellation }.map(\.error.rootCause))
         guard !causes.isEmpty else { return failures.min { $0.position < $1.position }?.error }
         var nearest: [String: Failure] = [:]
         for failure in failures where causes.contains(failure.error.rootCause) {
-            let cause = failure.error.rootCause
-            if let kept = nearest[cause], (kept.error.path.count, kept.position) <= (failure.error.path.count, failure.position) { continue }
-            nearest[cause] = failure
+            // A failed making is its definition's own (its key ends the path); any other error
+            // is about the last step (`m` looked `a3` up synchronously), which it keeps.
+            let isMakingFailure: Bool
+            if case .creationFailed = failure.error { isMakingFailure = true } else { isMakingFailure = false }
+            let path = isMakingFailure ? failure.error.path[...] : failure.error.path.dropLast()
+            let root = path.last { eagerPositions[$0] != nil }
+            let met = root.map { Failure(position: eagerPositions[$0]!, error: failure.error.rerooted(at: $0), isCancellation: failure.isCancellation) } ?? failure
+            let cause = met.error.rootCause
+            if let kept = nearest[cause], (kept.error.path.count, kept.position) <= (met.error.path.count, met.position) { continue }
+            nearest[cause] = met
         }
         return nearest.values.min { $0.position < $1.position }?.error
     }

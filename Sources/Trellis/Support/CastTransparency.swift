@@ -13,7 +13,21 @@ enum CastTransparency {
     /// a `Dictionary` (`[Dog]` is an `[any Animal]`). No other collection casts so.
     static func castsElements(_ type: Any.Type) -> Bool {
         let name = String(reflecting: type)
-        return name.hasPrefix("Swift.Array<") || name.hasPrefix("Swift.Set<") || name.hasPrefix("Swift.Dictionary<")
+        guard let open = ["Swift.Array<", "Swift.Set<", "Swift.Dictionary<"].first(where: name.hasPrefix) else { return false }
+        // The type itself, not one nested in it (`Dictionary<K, V>.Keys`, `Set<T>.Index`): its
+        // generic arguments close the name.
+        var depth = 0
+        var previous: Character = " "
+        for (offset, character) in name.dropFirst(open.count - 1).enumerated() {
+            defer { previous = character }
+            if character == "<" { depth += 1 }
+            // A function type's arrow is not a bracket.
+            if character == ">" && previous != "-" {
+                depth -= 1
+                if depth == 0 { return offset == name.count - open.count }
+            }
+        }
+        return false
     }
 
     /// What a cast of `value` looks at: an optional's wrapped value (`nil` for an empty one:
