@@ -176,6 +176,27 @@ private struct FailingAsyncEagerAndLaterLookupsFactory: ObjectFactory {
     }
 }
 
+/// A parent whose synchronous chain `pt → ps → x` ends at its lazy async `x`.
+private struct ChainToLazyAsyncParent: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("x") { () async -> Part in Part("parent x") }
+        createSingleton("ps") { r in try r.object("x", as: Part.self) }
+        createSingleton("pt") { r in try r.object("ps", as: Part.self) }
+    }
+}
+
+/// A child with a failing async eager `x` and a `ps` of its own, neither on `t`'s path.
+private struct SameNamesChild: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("x") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createSingleton("t") { r in try r.object("pt", as: Part.self) }
+        createSingleton("ps") { Part("child ps") }
+    }
+}
+
 // MARK: - Tests
 
 @Suite struct AsyncValidateTests {
@@ -206,6 +227,12 @@ private struct FailingAsyncEagerAndLaterLookupsFactory: ObjectFactory {
         let report = await ApplicationContext.validate(FailingAsyncEagerAndLaterLookupsFactory())
         #expect(report.problems.count == 1, "\(report)")
         #expect(report.problems.first?.creationFailure?.key == "a", "\(report)")
+    }
+
+    @Test func aFailingAsyncEagerSingletonDoesNotHideAParentsEdgeToADefinitionOfTheSameName() async throws {
+        let parent = try await ApplicationContext(ChainToLazyAsyncParent())
+        let report = await ApplicationContext.validate(SameNamesChild(), parent: parent)
+        #expect(report.problems.contains { $0.requiresAwaitKeyAndPath.map { $0.key == "x" && $0.path == ["t", "pt", "ps", "x"] } == true }, "\(report)")
     }
 
     @Test func aFailingAsyncEagerSingletonDoesNotHideASynchronousClosuresEdgeToItInTheConcurrentPhase() async throws {

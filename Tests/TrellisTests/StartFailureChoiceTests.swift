@@ -9,6 +9,17 @@ private struct DependencyDown: Error {}
 
 private typealias Failure = ContextStart.Failure
 
+/// A context that defines the keys the paths below name (the rule reads which ones are its own).
+private struct ChoiceFactory: ObjectFactory {
+    var definitions: Definitions {
+        for key in ["first", "second", "third", "dep", "a", "b", "cache", "database", "x"] {
+            createSingleton(key) { key }
+        }
+    }
+}
+
+private let choiceContext = try! ApplicationContext(ChoiceFactory())
+
 @Suite struct StartFailureChoiceTests {
     @Test func aGenuineFailureIsReportedAsItReachedTheEagerSingletonNearestItsCause() {
         // `first` looked up `dep`, which failed on its own. `first`'s failure is the same one
@@ -20,7 +31,7 @@ private typealias Failure = ContextStart.Failure
         for first in [Failure(position: 0, error: throughLookup, isCancellation: false),
                       Failure(position: 0, error: throughLookup, isCancellation: true),
                       Failure(position: 0, error: retryCancelled, isCancellation: true)] {
-            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, isCancellation: false), first], eagerPositions: ["first": 0, "dep": 1])
+            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, isCancellation: false), first], eagerPositions: ["first": 0, "dep": 1], in: choiceContext)
             #expect(chosen?.path == ["dep"])
         }
     }
@@ -34,7 +45,7 @@ private typealias Failure = ContextStart.Failure
         let chosen = ContextStart.earliestFailure([
             .init(position: 0, error: viaFirst, isCancellation: false),
             .init(position: 1, error: retryCancelled, isCancellation: true),
-        ], eagerPositions: ["first": 0, "second": 1])
+        ], eagerPositions: ["first": 0, "second": 1], in: choiceContext)
         #expect(chosen?.path == ["second"])
         #expect(chosen?.creationFailure?.underlying is DependencyDown)
     }
@@ -48,15 +59,38 @@ private typealias Failure = ContextStart.Failure
             .init(position: 0, error: viaFirst, isCancellation: false),
             .init(position: 2, error: third, isCancellation: false),
             .init(position: 1, error: viaSecond, isCancellation: true),
-        ], eagerPositions: ["first": 0, "second": 1, "third": 2])
+        ], eagerPositions: ["first": 0, "second": 1, "third": 2], in: choiceContext)
         #expect(chosen?.path == ["third"])
+    }
+
+    @Test func aLazyFailureTwoEagerSingletonsMetIsReportedAsTheEarliestDeclaredMetIt() {
+        // `a` and `b` both look up the lazy `dep`, which fails. `b`'s task made it and met the
+        // failure; `a`, waiting, retried after the cancellation and was cancelled: the start
+        // reports the failure as `a` meets it, whichever task made `dep`.
+        let viaB = ContextError.creationFailed(key: "dep", path: ["b", "dep"], underlying: DependencyDown())
+        let aCancelled = ContextError.creationFailed(key: "dep", path: ["a", "dep"], underlying: CancellationError())
+        let chosen = ContextStart.earliestFailure([
+            .init(position: 1, error: viaB, isCancellation: false),
+            .init(position: 0, error: aCancelled, isCancellation: true),
+        ], eagerPositions: ["a": 0, "b": 1], in: choiceContext)
+        #expect(chosen?.path == ["a", "dep"])
+        #expect(chosen?.creationFailure?.underlying is DependencyDown)
+    }
+
+    @Test func aParentsDefinitionOnThePathIsNotTakenForAnOwnEagerSingletonOfTheSameName() {
+        // `a` looked up the parent's `px`, which looked up the parent's failing `x`; the context
+        // has an eager `x` of its own, healthy: the failure is still `a`'s, with its path.
+        let viaParent = ContextError.creationFailed(key: "x", path: ["a", "px", "x"], underlying: DependencyDown())
+        let chosen = ContextStart.earliestFailure([.init(position: 0, error: viaParent, isCancellation: false)],
+                                                  eagerPositions: ["a": 0, "x": 1], in: choiceContext)
+        #expect(chosen?.path == ["a", "px", "x"])
     }
 
     @Test func twoGenuineFailuresAreReportedByDeclarationOrder() {
         struct Other: Error {}
         let a = ContextError.creationFailed(key: "a", path: ["a"], underlying: Other())
         let b = ContextError.creationFailed(key: "b", path: ["b"], underlying: DependencyDown())
-        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, isCancellation: false), .init(position: 0, error: a, isCancellation: false)], eagerPositions: ["a": 0, "b": 1])
+        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, isCancellation: false), .init(position: 0, error: a, isCancellation: false)], eagerPositions: ["a": 0, "b": 1], in: choiceContext)
         #expect(chosen?.creationFailure?.key == "a")
     }
 
@@ -68,7 +102,7 @@ private typealias Failure = ContextStart.Failure
         let chosen = ContextStart.earliestFailure([
             .init(position: 1, error: genuine, isCancellation: false),
             .init(position: 0, error: cancelled, isCancellation: true),
-        ], eagerPositions: ["cache": 0, "database": 1])
+        ], eagerPositions: ["cache": 0, "database": 1], in: choiceContext)
         #expect(chosen?.creationFailure?.key == "database")
     }
 }

@@ -215,12 +215,12 @@ extension ContextError {
         }
     }
 
-    /// The same error as definition `key` met it: its path from `key`'s last place on it (a
+    /// The same error as the definition at `start` on its path met it: its path from there (a
     /// failure one lookup met through another definition reads as that definition's own). A
-    /// cycle, or an error whose path does not hold `key`, is returned as it is.
-    func rerooted(at key: String) -> ContextError {
+    /// cycle, or an error without a path, is returned as it is.
+    func rerooted(from start: Int) -> ContextError {
         let path = self.path
-        guard let start = path.lastIndex(of: key), start > 0 else { return self }
+        guard start > 0, start < path.count else { return self }
         let suffix = Array(path[start...])
         switch self {
         case let .noSuchObject(missing, searched, _): return .noSuchObject(key: missing, searched: searched, path: suffix)

@@ -73,13 +73,14 @@ enum FactoryValidation {
         // An async eager singleton that failed stops a start before anything else is made, and
         // once a start succeeded it is made: a synchronous lookup of it after the concurrent
         // phase that found it unmade met that failure, reported already, not a missing `await`.
-        // (One during the concurrent phase is a problem of its own.) A lookup from one of the
-        // scratch's definitions: a parent's definition of the same name is another one.
+        // (One during the concurrent phase is a problem of its own.) Only a path that stays in
+        // the scratch's own definitions reaches its singleton: a parent's of the same name is
+        // another one.
         let failedAsyncEager = Set(definitions.indices.filter {
             definitions[$0].scope == .eagerSingleton && definitions[$0].maker.isAsync && !scratch.isMade($0)
         }.map { definitions[$0].key })
         collector.dropRequiresAwait(after: concurrentPhaseFindings ?? collector.count) { key, path in
-            path.count >= 2 && path.last == key && failedAsyncEager.contains(key) && scratch.configuration.table.definition(withKey: path[path.count - 2]) != nil
+            path.count >= 2 && path.last == key && failedAsyncEager.contains(key) && scratch.ownSteps(of: path) == path.count
         }
         _ = try? await scratch.close()
         return ValidationReport(findings: collector.findings, scratch: scratch)

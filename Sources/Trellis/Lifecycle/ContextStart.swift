@@ -79,7 +79,7 @@ struct ContextStart {
                 }
             }
             let positions = Dictionary(concurrent.enumerated().map { (context.key(at: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
-            if let failure = Self.earliestFailure(failures, eagerPositions: positions) {
+            if let failure = Self.earliestFailure(failures, eagerPositions: positions, in: context) {
                 // What was made is disposed, every disposal awaited; the start's failure is
                 // what the caller gets, not a disposal's.
                 _ = try? await context.close()
@@ -141,28 +141,55 @@ struct ContextStart {
     }
 
     /// The failure of the earliest-declared eager singleton, not counting failures caused by
-    /// the cancellation that followed the first one (unless every failure is one). One genuine
-    /// failure may reach several eager singletons through their lookups, and which task met it
-    /// first (which one made the failing definition, before the others waited or retried) is a
-    /// matter of timing: it is reported once, as the eager singleton nearest its cause met it
-    /// (the last eager singleton on its path, `eagerPositions` giving each one's place), so a
-    /// start with one failing eager singleton fails the same way every time.
-    static func earliestFailure(_ failures: [Failure], eagerPositions: [String: Int]) -> ContextError? {
-        let causes = Set(failures.filter { !$0.isCancellation }.map(\.error.rootCause))
-        guard !causes.isEmpty else { return failures.min { $0.position < $1.position }?.error }
-        var nearest: [String: Failure] = [:]
-        for failure in failures where causes.contains(failure.error.rootCause) {
+    /// the cancellation that followed the first one (unless every failure is one).
+    ///
+    /// One genuine failure may reach several eager singletons through their lookups, and which
+    /// task met it first (which one made the failing definition while the others waited, then
+    /// retried and were cancelled) is a matter of timing. So it is reported once, as the eager
+    /// singleton nearest its cause met it (the last of `context`'s eager singletons on its path,
+    /// `eagerPositions` giving each key's place), counting as having met it every eager
+    /// singleton whose retry of the same failing making was cancelled; among those as near, the
+    /// earliest declared. A start with one failing definition then fails the same way every time.
+    static func earliestFailure(_ failures: [Failure], eagerPositions: [String: Int], in context: ApplicationContext) -> ContextError? {
+        /// `failure` as the eager singleton nearest its end met it, with that one's place.
+        func met(_ failure: Failure) -> Failure {
+            let path = failure.error.path
+            var steps = context.ownSteps(of: path)
             // A failed making is its definition's own (its key ends the path); any other error
             // is about the last step (`m` looked `a3` up synchronously), which it keeps.
-            let isMakingFailure: Bool
-            if case .creationFailed = failure.error { isMakingFailure = true } else { isMakingFailure = false }
-            let path = isMakingFailure ? failure.error.path[...] : failure.error.path.dropLast()
-            let root = path.last { eagerPositions[$0] != nil }
-            let met = root.map { Failure(position: eagerPositions[$0]!, error: failure.error.rerooted(at: $0), isCancellation: failure.isCancellation) } ?? failure
-            let cause = met.error.rootCause
-            if let kept = nearest[cause], (kept.error.path.count, kept.position) <= (met.error.path.count, met.position) { continue }
-            nearest[cause] = met
+            if case .creationFailed = failure.error {} else { steps = min(steps, path.count - 1) }
+            guard let start = path.prefix(steps).lastIndex(where: { context.ownKey(of: $0).flatMap { eagerPositions[$0] } != nil }),
+                  let position = context.ownKey(of: path[start]).flatMap({ eagerPositions[$0] }) else { return failure }
+            return Failure(position: position, error: failure.error.rerooted(from: start), isCancellation: failure.isCancellation)
         }
-        return nearest.values.min { $0.position < $1.position }?.error
+        /// Whether `failure` met `cause`: the same problem, or its retry of the same failing
+        /// making cancelled.
+        func meets(_ failure: Failure, _ cause: Failure) -> Bool {
+            if failure.error.rootCause == cause.error.rootCause { return true }
+            guard failure.isCancellation, case let .creationFailed(key, _, _) = failure.error,
+                  case let .creationFailed(causeKey, _, _) = cause.error else { return false }
+            return key == causeKey
+        }
+        func nearer(_ one: Failure, _ other: Failure) -> Bool { (one.error.path.count, one.position) < (other.error.path.count, other.position) }
+        // Each genuine cause once, as its nearest genuine failure tells it (not whichever ended
+        // first: two tellings of one cause may differ in their error's text).
+        var causes: [String: (failure: Failure, met: Failure)] = [:]
+        for failure in failures where !failure.isCancellation {
+            let seen = (failure: failure, met: met(failure))
+            if let kept = causes[failure.error.rootCause], !nearer(seen.met, kept.met) { continue }
+            causes[failure.error.rootCause] = seen
+        }
+        guard !causes.isEmpty else { return failures.min { $0.position < $1.position }?.error }
+        var reported: [Failure] = []
+        for (cause, _) in causes.values {
+            let nearest = failures.filter { meets($0, cause) }.map(met).min(by: nearer) ?? cause
+            // Told as the genuine failure, also where the nearest met it as a cancelled retry.
+            var error = nearest.error
+            if case let .creationFailed(key, path, _) = error, case let .creationFailed(_, _, underlying) = cause.error {
+                error = .creationFailed(key: key, path: path, underlying: underlying)
+            }
+            reported.append(Failure(position: nearest.position, error: error, isCancellation: false))
+        }
+        return reported.min { $0.position < $1.position }?.error
     }
 }
