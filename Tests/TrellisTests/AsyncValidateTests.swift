@@ -180,7 +180,7 @@ private struct FailingAsyncEagerAndLaterLookupsFactory: ObjectFactory {
 private struct ChainToLazyAsyncParent: ObjectFactory {
     var definitions: Definitions {
         createSingleton("x") { () async -> Part in Part("parent x") }
-        createSingleton("ps") { r in try r.object("x", as: Part.self) }
+        createSingleton("ps") { r in try r.object("x", as: Part.self) }.aliases("psAlias")
         createSingleton("pt") { r in try r.object("ps", as: Part.self) }
     }
 }
@@ -193,6 +193,18 @@ private struct SameNamesChild: ObjectFactory {
             throw ValidateFailure()
         }
         createSingleton("t") { r in try r.object("pt", as: Part.self) }
+        createSingleton("ps") { Part("child ps") }
+    }
+}
+
+/// As `SameNamesChild`, with `t` looking up the parent's `ps` by an alias the child lacks.
+private struct SameNamesDirectChild: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("x") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createSingleton("t") { r in try r.object("psAlias", as: Part.self) }
         createSingleton("ps") { Part("child ps") }
     }
 }
@@ -233,6 +245,9 @@ private struct SameNamesChild: ObjectFactory {
         let parent = try await ApplicationContext(ChainToLazyAsyncParent())
         let report = await ApplicationContext.validate(SameNamesChild(), parent: parent)
         #expect(report.problems.contains { $0.requiresAwaitKeyAndPath.map { $0.key == "x" && $0.path == ["t", "pt", "ps", "x"] } == true }, "\(report)")
+        // Also where every step of the path is a name the child defines too.
+        let direct = await ApplicationContext.validate(SameNamesDirectChild(), parent: parent)
+        #expect(direct.problems.contains { $0.requiresAwaitKeyAndPath.map { $0.key == "x" && $0.path == ["t", "ps", "x"] } == true }, "\(direct)")
     }
 
     @Test func aFailingAsyncEagerSingletonDoesNotHideASynchronousClosuresEdgeToItInTheConcurrentPhase() async throws {

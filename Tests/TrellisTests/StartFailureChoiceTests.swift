@@ -20,6 +20,20 @@ private struct ChoiceFactory: ObjectFactory {
 
 private let choiceContext = try! ApplicationContext(ChoiceFactory())
 
+/// A parent whose `x` answers to `px` too, and a child with an `x` and an `a` of its own.
+private struct ChoiceParentFactory: ObjectFactory {
+    var definitions: Definitions { createSingleton("x") { "parent x" }.aliases("px") }
+}
+
+private struct ChoiceChildFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("a") { "a" }
+        createSingleton("x") { "child x" }
+    }
+}
+
+private let childContext = try! ApplicationContext(ChoiceChildFactory(), parent: try! ApplicationContext(ChoiceParentFactory()))
+
 @Suite struct StartFailureChoiceTests {
     @Test func aGenuineFailureIsReportedAsItReachedTheEagerSingletonNearestItsCause() {
         // `first` looked up `dep`, which failed on its own. `first`'s failure is the same one
@@ -28,10 +42,10 @@ private let choiceContext = try! ApplicationContext(ChoiceFactory())
         let throughLookup = ContextError.creationFailed(key: "dep", path: ["first", "dep"], underlying: DependencyDown())
         let own = ContextError.creationFailed(key: "dep", path: ["dep"], underlying: DependencyDown())
         let retryCancelled = ContextError.creationFailed(key: "dep", path: ["first", "dep"], underlying: CancellationError())
-        for first in [Failure(position: 0, error: throughLookup, isCancellation: false),
-                      Failure(position: 0, error: throughLookup, isCancellation: true),
-                      Failure(position: 0, error: retryCancelled, isCancellation: true)] {
-            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, isCancellation: false), first], eagerPositions: ["first": 0, "dep": 1], in: choiceContext)
+        for first in [Failure(position: 0, error: throughLookup, wasCancelled: false),
+                      Failure(position: 0, error: throughLookup, wasCancelled: true),
+                      Failure(position: 0, error: retryCancelled, wasCancelled: true)] {
+            let chosen = ContextStart.earliestFailure([.init(position: 1, error: own, wasCancelled: false), first], eagerPositions: ["first": 0, "dep": 1], in: choiceContext)
             #expect(chosen?.path == ["dep"])
         }
     }
@@ -43,8 +57,8 @@ private let choiceContext = try! ApplicationContext(ChoiceFactory())
         let viaFirst = ContextError.creationFailed(key: "second", path: ["first", "second"], underlying: DependencyDown())
         let retryCancelled = ContextError.creationFailed(key: "second", path: ["second"], underlying: CancellationError())
         let chosen = ContextStart.earliestFailure([
-            .init(position: 0, error: viaFirst, isCancellation: false),
-            .init(position: 1, error: retryCancelled, isCancellation: true),
+            .init(position: 0, error: viaFirst, wasCancelled: false),
+            .init(position: 1, error: retryCancelled, wasCancelled: true),
         ], eagerPositions: ["first": 0, "second": 1], in: choiceContext)
         #expect(chosen?.path == ["second"])
         #expect(chosen?.creationFailure?.underlying is DependencyDown)
@@ -56,9 +70,9 @@ private let choiceContext = try! ApplicationContext(ChoiceFactory())
         let viaSecond = ContextError.creationFailed(key: "third", path: ["second", "third"], underlying: DependencyDown())
         let viaFirst = ContextError.creationFailed(key: "third", path: ["first", "second", "third"], underlying: DependencyDown())
         let chosen = ContextStart.earliestFailure([
-            .init(position: 0, error: viaFirst, isCancellation: false),
-            .init(position: 2, error: third, isCancellation: false),
-            .init(position: 1, error: viaSecond, isCancellation: true),
+            .init(position: 0, error: viaFirst, wasCancelled: false),
+            .init(position: 2, error: third, wasCancelled: false),
+            .init(position: 1, error: viaSecond, wasCancelled: true),
         ], eagerPositions: ["first": 0, "second": 1, "third": 2], in: choiceContext)
         #expect(chosen?.path == ["third"])
     }
@@ -70,27 +84,46 @@ private let choiceContext = try! ApplicationContext(ChoiceFactory())
         let viaB = ContextError.creationFailed(key: "dep", path: ["b", "dep"], underlying: DependencyDown())
         let aCancelled = ContextError.creationFailed(key: "dep", path: ["a", "dep"], underlying: CancellationError())
         let chosen = ContextStart.earliestFailure([
-            .init(position: 1, error: viaB, isCancellation: false),
-            .init(position: 0, error: aCancelled, isCancellation: true),
+            .init(position: 1, error: viaB, wasCancelled: false),
+            .init(position: 0, error: aCancelled, wasCancelled: true),
         ], eagerPositions: ["a": 0, "b": 1], in: choiceContext)
         #expect(chosen?.path == ["a", "dep"])
         #expect(chosen?.creationFailure?.underlying is DependencyDown)
     }
 
     @Test func aParentsDefinitionOnThePathIsNotTakenForAnOwnEagerSingletonOfTheSameName() {
-        // `a` looked up the parent's `px`, which looked up the parent's failing `x`; the context
-        // has an eager `x` of its own, healthy: the failure is still `a`'s, with its path.
-        let viaParent = ContextError.creationFailed(key: "x", path: ["a", "px", "x"], underlying: DependencyDown())
-        let chosen = ContextStart.earliestFailure([.init(position: 0, error: viaParent, isCancellation: false)],
-                                                  eagerPositions: ["a": 0, "x": 1], in: choiceContext)
-        #expect(chosen?.path == ["a", "px", "x"])
+        // `a` looked up the parent's `px` (an alias of its `x`, or another definition that
+        // looks `x` up), which failed; the child has an eager `x` of its own, healthy, cancelled
+        // by the failure: the failure is still `a`'s, with its path.
+        let throughDefinition = ContextError.creationFailed(key: "x", path: ["a", "px", "x"], underlying: DependencyDown())
+        let throughAlias = ContextError.creationFailed(key: "x", path: ["a", "x"], underlying: DependencyDown())
+        let childCancelled = ContextError.creationFailed(key: "x", path: ["x"], underlying: CancellationError())
+        for (error, path) in [(throughDefinition, ["a", "px", "x"]), (throughAlias, ["a", "x"])] {
+            let chosen = ContextStart.earliestFailure([
+                .init(position: 0, error: error, wasCancelled: false),
+                .init(position: 1, error: childCancelled, wasCancelled: true),
+            ], eagerPositions: ["a": 0, "x": 1], in: childContext)
+            #expect(chosen?.path == path)
+        }
+    }
+
+    @Test func aCancellationErrorAnEagerSingletonThrewOnItsOwnIsTheFailure() {
+        // `b` threw `CancellationError()` before anything was cancelled; `a` was cancelled
+        // because of it: the start reports `b`'s.
+        let aCancelled = ContextError.creationFailed(key: "a", path: ["a"], underlying: CancellationError())
+        let bOwn = ContextError.creationFailed(key: "b", path: ["b"], underlying: CancellationError())
+        let chosen = ContextStart.earliestFailure([
+            .init(position: 1, error: bOwn, wasCancelled: false),
+            .init(position: 0, error: aCancelled, wasCancelled: true),
+        ], eagerPositions: ["a": 0, "b": 1], in: choiceContext)
+        #expect(chosen?.creationFailure?.key == "b")
     }
 
     @Test func twoGenuineFailuresAreReportedByDeclarationOrder() {
         struct Other: Error {}
         let a = ContextError.creationFailed(key: "a", path: ["a"], underlying: Other())
         let b = ContextError.creationFailed(key: "b", path: ["b"], underlying: DependencyDown())
-        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, isCancellation: false), .init(position: 0, error: a, isCancellation: false)], eagerPositions: ["a": 0, "b": 1], in: choiceContext)
+        let chosen = ContextStart.earliestFailure([.init(position: 1, error: b, wasCancelled: false), .init(position: 0, error: a, wasCancelled: false)], eagerPositions: ["a": 0, "b": 1], in: choiceContext)
         #expect(chosen?.creationFailure?.key == "a")
     }
 
@@ -100,8 +133,8 @@ private let choiceContext = try! ApplicationContext(ChoiceFactory())
         let cancelled = ContextError.creationFailed(key: "cache", path: ["cache"], underlying: ConnectionCancelled())
         let genuine = ContextError.creationFailed(key: "database", path: ["database"], underlying: DependencyDown())
         let chosen = ContextStart.earliestFailure([
-            .init(position: 1, error: genuine, isCancellation: false),
-            .init(position: 0, error: cancelled, isCancellation: true),
+            .init(position: 1, error: genuine, wasCancelled: false),
+            .init(position: 0, error: cancelled, wasCancelled: true),
         ], eagerPositions: ["cache": 0, "database": 1], in: choiceContext)
         #expect(chosen?.creationFailure?.key == "database")
     }

@@ -1,15 +1,18 @@
 extension ApplicationContext {
-    /// How many of `path`'s first steps are this context's own definitions (by key or alias).
-    /// A lookup from one of its definitions finds this context's definition of a name it has;
-    /// once a step is a parent's, so is every later one (a parent never looks into its
-    /// children). A path's names are bare, so this is how a key on it is told from a parent's
-    /// definition of the same name.
+    /// How many of `path`'s first steps are surely this context's own definitions. A lookup
+    /// from one of its definitions finds this context's definition of a name it has, and once a
+    /// step is a parent's, so is every later one (a parent never looks into its children). But
+    /// a path's names are bare: a name this context and a parent both answer to may be either
+    /// (a parent's definition, reached by an alias, is named on the path by its key), so the
+    /// count stops there too.
     func ownSteps(of path: [String]) -> Int {
-        path.firstIndex { configuration.table.definition(named: $0) == nil } ?? path.count
+        path.firstIndex { ownIndex(of: $0) == nil } ?? path.count
     }
 
-    /// The key of this context's definition answering to `name`, if it has one.
-    func ownKey(of name: String) -> String? {
-        configuration.table.definition(named: name).map { key(at: $0) }
+    /// The index of this context's definition answering to `name`, if only this context of
+    /// its chain answers to it.
+    func ownIndex(of name: String) -> Int? {
+        guard let index = configuration.table.definition(named: name), parent?.contains(name) != true else { return nil }
+        return index
     }
 }

@@ -75,7 +75,7 @@ struct ContextStart {
             for outcome in outcomes {
                 switch outcome.result {
                 case let .success(entry): if let entry { entries.append(entry) }
-                case let .failure(error): failures.append(Failure(position: outcome.position, error: error, isCancellation: outcome.failedCancelled || error.isCancellation))
+                case let .failure(error): failures.append(Failure(position: outcome.position, error: error, wasCancelled: outcome.failedCancelled))
                 }
             }
             let positions = Dictionary(concurrent.enumerated().map { (context.key(at: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
@@ -134,23 +134,30 @@ struct ContextStart {
     struct Failure {
         let position: Int
         let error: ContextError
-        /// Caused by the cancellation: a `CancellationError`, or any failure that came after its
-        /// task was cancelled (a closure may throw an error of its own for it, as `URLSession`
-        /// does).
-        let isCancellation: Bool
+        /// Its task was cancelled when it failed: the failure is the cancellation's, whatever
+        /// error it is (a closure may throw an error of its own for it, as `URLSession` does).
+        let wasCancelled: Bool
     }
 
     /// The failure of the earliest-declared eager singleton, not counting failures caused by
-    /// the cancellation that followed the first one (unless every failure is one).
+    /// the cancellation that followed the first one; when every failure came after it (the
+    /// start was cancelled from outside), the earliest declared.
     ///
     /// One genuine failure may reach several eager singletons through their lookups, and which
     /// task met it first (which one made the failing definition while the others waited, then
     /// retried and were cancelled) is a matter of timing. So it is reported once, as the eager
     /// singleton nearest its cause met it (the last of `context`'s eager singletons on its path,
     /// `eagerPositions` giving each key's place), counting as having met it every eager
-    /// singleton whose retry of the same failing making was cancelled; among those as near, the
-    /// earliest declared. A start with one failing definition then fails the same way every time.
+    /// singleton whose retry of the same failing singleton of `context` was cancelled; among
+    /// those as near, the earliest declared. Steps are told as `context`'s own only where no
+    /// parent answers to their names (`ownSteps`): a parent's definition is never taken for one
+    /// of its child's.
     static func earliestFailure(_ failures: [Failure], eagerPositions: [String: Int], in context: ApplicationContext) -> ContextError? {
+        /// The eager singleton's place of the definition `name` names, if it is one of
+        /// `context`'s own eager singletons.
+        func eagerPosition(_ name: String) -> Int? {
+            context.ownIndex(of: name).flatMap { eagerPositions[context.key(at: $0)] }
+        }
         /// `failure` as the eager singleton nearest its end met it, with that one's place.
         func met(_ failure: Failure) -> Failure {
             let path = failure.error.path
@@ -158,23 +165,25 @@ struct ContextStart {
             // A failed making is its definition's own (its key ends the path); any other error
             // is about the last step (`m` looked `a3` up synchronously), which it keeps.
             if case .creationFailed = failure.error {} else { steps = min(steps, path.count - 1) }
-            guard let start = path.prefix(steps).lastIndex(where: { context.ownKey(of: $0).flatMap { eagerPositions[$0] } != nil }),
-                  let position = context.ownKey(of: path[start]).flatMap({ eagerPositions[$0] }) else { return failure }
-            return Failure(position: position, error: failure.error.rerooted(from: start), isCancellation: failure.isCancellation)
+            guard let start = path.prefix(steps).lastIndex(where: { eagerPosition($0) != nil }),
+                  let position = eagerPosition(path[start]) else { return failure }
+            return Failure(position: position, error: failure.error.rerooted(from: start), wasCancelled: failure.wasCancelled)
         }
         /// Whether `failure` met `cause`: the same problem, or its retry of the same failing
-        /// making cancelled.
+        /// singleton of `context` cancelled (both paths `context`'s own to the end).
         func meets(_ failure: Failure, _ cause: Failure) -> Bool {
             if failure.error.rootCause == cause.error.rootCause { return true }
-            guard failure.isCancellation, case let .creationFailed(key, _, _) = failure.error,
-                  case let .creationFailed(causeKey, _, _) = cause.error else { return false }
-            return key == causeKey
+            guard failure.wasCancelled, case let .creationFailed(key, path, _) = failure.error,
+                  case let .creationFailed(causeKey, causePath, _) = cause.error, key == causeKey,
+                  context.ownSteps(of: path) == path.count, context.ownSteps(of: causePath) == causePath.count,
+                  let index = context.ownIndex(of: key) else { return false }
+            return context.records[index].scope.isSingleton
         }
         func nearer(_ one: Failure, _ other: Failure) -> Bool { (one.error.path.count, one.position) < (other.error.path.count, other.position) }
         // Each genuine cause once, as its nearest genuine failure tells it (not whichever ended
         // first: two tellings of one cause may differ in their error's text).
         var causes: [String: (failure: Failure, met: Failure)] = [:]
-        for failure in failures where !failure.isCancellation {
+        for failure in failures where !failure.wasCancelled {
             let seen = (failure: failure, met: met(failure))
             if let kept = causes[failure.error.rootCause], !nearer(seen.met, kept.met) { continue }
             causes[failure.error.rootCause] = seen
@@ -188,7 +197,7 @@ struct ContextStart {
             if case let .creationFailed(key, path, _) = error, case let .creationFailed(_, _, underlying) = cause.error {
                 error = .creationFailed(key: key, path: path, underlying: underlying)
             }
-            reported.append(Failure(position: nearest.position, error: error, isCancellation: false))
+            reported.append(Failure(position: nearest.position, error: error, wasCancelled: false))
         }
         return reported.min { $0.position < $1.position }?.error
     }
