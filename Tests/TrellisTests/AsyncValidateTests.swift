@@ -209,6 +209,21 @@ private struct SameNamesDirectChild: ObjectFactory {
     }
 }
 
+/// A parent with a synchronous `x`, which the child's failing async eager `x` shadows.
+private struct PlainXParent: ObjectFactory {
+    var definitions: Definitions { createSingleton("x") { Part("parent x") } }
+}
+
+private struct FailingXOverPlainParent: ObjectFactory {
+    var definitions: Definitions {
+        createEagerSingleton("x") { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+        createSingleton("s") { r in try r.object("x", as: Part.self) }
+    }
+}
+
 // MARK: - Tests
 
 @Suite struct AsyncValidateTests {
@@ -239,6 +254,13 @@ private struct SameNamesDirectChild: ObjectFactory {
         let report = await ApplicationContext.validate(FailingAsyncEagerAndLaterLookupsFactory())
         #expect(report.problems.count == 1, "\(report)")
         #expect(report.problems.first?.creationFailure?.key == "a", "\(report)")
+    }
+
+    @Test func aFailingAsyncEagerSingletonShadowingAParentsIsStillReportedOnce() async throws {
+        let parent = try await ApplicationContext(PlainXParent())
+        let report = await ApplicationContext.validate(FailingXOverPlainParent(), parent: parent)
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(report.problems.first?.creationFailure?.key == "x", "\(report)")
     }
 
     @Test func aFailingAsyncEagerSingletonDoesNotHideAParentsEdgeToADefinitionOfTheSameName() async throws {

@@ -34,6 +34,21 @@ private struct ChoiceChildFactory: ObjectFactory {
 
 private let childContext = try! ApplicationContext(ChoiceChildFactory(), parent: try! ApplicationContext(ChoiceParentFactory()))
 
+/// A parent whose definitions the child shadows, answering to every one of their names.
+private struct ShadowedParentFactory: ObjectFactory {
+    var definitions: Definitions {
+        for key in ["m", "dep"] { createSingleton(key) { "parent \(key)" } }
+    }
+}
+
+private struct ShadowingChildFactory: ObjectFactory {
+    var definitions: Definitions {
+        for key in ["a", "b", "m", "dep", "e"] { createSingleton(key) { "child \(key)" } }
+    }
+}
+
+private let shadowingContext = try! ApplicationContext(ShadowingChildFactory(), parent: try! ApplicationContext(ShadowedParentFactory()))
+
 @Suite struct StartFailureChoiceTests {
     @Test func aGenuineFailureIsReportedAsItReachedTheEagerSingletonNearestItsCause() {
         // `first` looked up `dep`, which failed on its own. `first`'s failure is the same one
@@ -105,6 +120,25 @@ private let childContext = try! ApplicationContext(ChoiceChildFactory(), parent:
             ], eagerPositions: ["a": 0, "x": 1], in: childContext)
             #expect(chosen?.path == path)
         }
+    }
+
+    @Test func aChildsDefinitionShadowingEveryNameOfAParentsIsItsOwnStep() {
+        // The child answers to every name of the parent's `m` and `dep`, so a step of those
+        // keys after one of its own is its own: the rules apply as without a parent.
+        let throughM = ContextError.creationFailed(key: "e", path: ["a", "m", "e"], underlying: DependencyDown())
+        let own = ContextError.creationFailed(key: "e", path: ["e"], underlying: CancellationError())
+        let viaB = ContextError.creationFailed(key: "dep", path: ["b", "dep"], underlying: DependencyDown())
+        let aCancelled = ContextError.creationFailed(key: "dep", path: ["a", "dep"], underlying: CancellationError())
+        let first = ContextStart.earliestFailure([
+            .init(position: 0, error: throughM, wasCancelled: false),
+            .init(position: 2, error: own, wasCancelled: true),
+        ], eagerPositions: ["a": 0, "b": 1, "e": 2], in: shadowingContext)
+        #expect(first?.path == ["e"])
+        let second = ContextStart.earliestFailure([
+            .init(position: 1, error: viaB, wasCancelled: false),
+            .init(position: 0, error: aCancelled, wasCancelled: true),
+        ], eagerPositions: ["a": 0, "b": 1], in: shadowingContext)
+        #expect(second?.path == ["a", "dep"])
     }
 
     @Test func aCancellationErrorAnEagerSingletonThrewOnItsOwnIsTheFailure() {
