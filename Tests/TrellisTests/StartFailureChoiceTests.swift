@@ -12,7 +12,7 @@ private typealias Failure = ContextStart.Failure
 /// A context that defines the keys the paths below name (the rule reads which ones are its own).
 private struct ChoiceFactory: ObjectFactory {
     var definitions: Definitions {
-        for key in ["first", "second", "third", "dep", "a", "b", "cache", "database", "x"] {
+        for key in ["first", "second", "third", "dep", "a", "b", "cache", "database", "x", "m"] {
             createSingleton(key) { key }
         }
     }
@@ -139,6 +139,18 @@ private let shadowingContext = try! ApplicationContext(ShadowingChildFactory(), 
             .init(position: 0, error: aCancelled, wasCancelled: true),
         ], eagerPositions: ["a": 0, "b": 1], in: shadowingContext)
         #expect(second?.path == ["a", "dep"])
+    }
+
+    @Test func anErrorFromAnotherContextAClosureHoldsKeepsItsEagerSingletonsPlace() {
+        // `a`'s closure looked up `x` in a context it captured, which failed: the error passes
+        // through as that context told it (path `["x"]`), which is not the child's own `x`.
+        let foreign = ContextError.creationFailed(key: "x", path: ["x"], underlying: DependencyDown())
+        let mOwn = ContextError.creationFailed(key: "m", path: ["m"], underlying: CancellationError())
+        let chosen = ContextStart.earliestFailure([
+            .init(position: 1, error: mOwn, wasCancelled: false),
+            .init(position: 0, error: foreign, wasCancelled: false),
+        ], eagerPositions: ["a": 0, "m": 1, "x": 2], in: choiceContext)
+        #expect(chosen?.creationFailure?.underlying is DependencyDown)
     }
 
     @Test func aCancellationErrorAnEagerSingletonThrewOnItsOwnIsTheFailure() {

@@ -158,8 +158,16 @@ struct ContextStart {
         func eagerPosition(_ name: String) -> Int? {
             context.ownIndex(of: name).flatMap { eagerPositions[context.key(at: $0)] }
         }
+        let keys = Dictionary(eagerPositions.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
+        /// Whether `failure`'s path begins at its own eager singleton: the error came through its
+        /// lookups (one from another context it holds passes through as that context told it).
+        func isOwnPath(_ failure: Failure) -> Bool {
+            guard let first = failure.error.path.first, let index = context.ownIndex(of: first) else { return false }
+            return context.key(at: index) == keys[failure.position]
+        }
         /// `failure` as the eager singleton nearest its end met it, with that one's place.
         func met(_ failure: Failure) -> Failure {
+            guard isOwnPath(failure) else { return failure }
             let path = failure.error.path
             var steps = context.ownSteps(of: path)
             // A failed making is its definition's own (its key ends the path); any other error
@@ -173,7 +181,8 @@ struct ContextStart {
         /// singleton of `context` cancelled (both paths `context`'s own to the end).
         func meets(_ failure: Failure, _ cause: Failure) -> Bool {
             if failure.error.rootCause == cause.error.rootCause { return true }
-            guard failure.wasCancelled, case let .creationFailed(key, path, _) = failure.error,
+            guard failure.wasCancelled, isOwnPath(failure), isOwnPath(cause),
+                  case let .creationFailed(key, path, _) = failure.error,
                   case let .creationFailed(causeKey, causePath, _) = cause.error, key == causeKey,
                   context.ownSteps(of: path) == path.count, context.ownSteps(of: causePath) == causePath.count,
                   let index = context.ownIndex(of: key) else { return false }
