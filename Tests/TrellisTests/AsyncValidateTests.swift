@@ -131,14 +131,21 @@ private func keysOfRequiresAwait(_ report: ValidationReport) -> [(key: String, p
     report.problems.compactMap(\.requiresAwaitKeyAndPath)
 }
 
+private extension ObjectFactory {
+    /// An async eager singleton whose closure fails after a suspension.
+    func failingAsyncEagerSingleton(_ key: String) -> Definition {
+        createEagerSingleton(key) { () async throws -> Part in
+            await Task.yield()
+            throw ValidateFailure()
+        }
+    }
+}
+
 /// An async eager singleton that fails, and synchronous eager ones that need it: by `dependsOn`
 /// and by a lookup. A start fails at `cache`; the others are never made.
 private struct FailingAsyncEagerFactory: ObjectFactory {
     var definitions: Definitions {
-        createEagerSingleton("cache") { () async throws -> Part in
-            await Task.yield()
-            throw ValidateFailure()
-        }
+        failingAsyncEagerSingleton("cache")
         createEagerSingleton("server") { Part("server") }.dependsOn("cache")
         createEagerSingleton("warmer") { r in Part("warmer", [try r.object("cache")]) }
     }
@@ -148,10 +155,7 @@ private struct FailingAsyncEagerFactory: ObjectFactory {
 /// concurrent phase, whose closure looks up `a`: a problem of its own, whether `a` fails or not.
 private struct FailingAndRestrictedFactory: ObjectFactory {
     var definitions: Definitions {
-        createEagerSingleton("a") { () async throws -> Part in
-            await Task.yield()
-            throw ValidateFailure()
-        }
+        failingAsyncEagerSingleton("a")
         createEagerSingleton("b") { r async throws -> Part in try await r.object("s") }
         createSingleton("s") { r in try r.object("a", as: Part.self) }
     }
@@ -163,10 +167,7 @@ private final class WeakHolder: Sendable {}
 
 private struct FailingAsyncEagerAndLaterLookupsFactory: ObjectFactory {
     var definitions: Definitions {
-        createEagerSingleton("a") { () async throws -> Part in
-            await Task.yield()
-            throw ValidateFailure()
-        }
+        failingAsyncEagerSingleton("a")
         createPrototype("p") { r in try r.object("a", as: Part.self) }
         createSingleton("s") { r in try r.object("a", as: Part.self) }
         createWeakSingleton("w") { r -> WeakHolder in
@@ -188,10 +189,7 @@ private struct ChainToLazyAsyncParent: ObjectFactory {
 /// A child with a failing async eager `x` and a `ps` of its own, neither on `t`'s path.
 private struct SameNamesChild: ObjectFactory {
     var definitions: Definitions {
-        createEagerSingleton("x") { () async throws -> Part in
-            await Task.yield()
-            throw ValidateFailure()
-        }
+        failingAsyncEagerSingleton("x")
         createSingleton("t") { r in try r.object("pt", as: Part.self) }
         createSingleton("ps") { Part("child ps") }
     }
@@ -200,10 +198,7 @@ private struct SameNamesChild: ObjectFactory {
 /// As `SameNamesChild`, with `t` looking up the parent's `ps` by an alias the child lacks.
 private struct SameNamesDirectChild: ObjectFactory {
     var definitions: Definitions {
-        createEagerSingleton("x") { () async throws -> Part in
-            await Task.yield()
-            throw ValidateFailure()
-        }
+        failingAsyncEagerSingleton("x")
         createSingleton("t") { r in try r.object("psAlias", as: Part.self) }
         createSingleton("ps") { Part("child ps") }
     }
@@ -216,10 +211,7 @@ private struct PlainXParent: ObjectFactory {
 
 private struct FailingXOverPlainParent: ObjectFactory {
     var definitions: Definitions {
-        createEagerSingleton("x") { () async throws -> Part in
-            await Task.yield()
-            throw ValidateFailure()
-        }
+        failingAsyncEagerSingleton("x")
         createSingleton("s") { r in try r.object("x", as: Part.self) }
     }
 }

@@ -61,7 +61,7 @@ struct ContextStart {
                         let result = await self.startEager(index, timeline: timeline, outer: outer, restricted: true)
                         // Read when it failed: a failure that came once the start was cancelled
                         // is the cancellation's, whatever error the closure made of it.
-                        return Outcome(position: position, result: result, failedCancelled: Task.isCancelled)
+                        return Outcome(position: position, result: result, wasCancelled: Task.isCancelled)
                     }
                 }
                 var outcomes: [Outcome] = []
@@ -75,11 +75,12 @@ struct ContextStart {
             for outcome in outcomes {
                 switch outcome.result {
                 case let .success(entry): if let entry { entries.append(entry) }
-                case let .failure(error): failures.append(Failure(position: outcome.position, error: error, wasCancelled: outcome.failedCancelled))
+                case let .failure(error): failures.append(Failure(position: outcome.position, error: error, wasCancelled: outcome.wasCancelled))
                 }
             }
-            let positions = Dictionary(concurrent.enumerated().map { (context.key(at: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first })
-            if let failure = Self.earliestFailure(failures, eagerPositions: positions, in: context) {
+            // Each async eager singleton's place, by key, worked out only for a failed start.
+            if !failures.isEmpty, let failure = Self.earliestFailure(failures, eagerPositions: Dictionary(
+                concurrent.enumerated().map { (context.key(at: $0.element), $0.offset) }, uniquingKeysWith: { first, _ in first }), in: context) {
                 // What was made is disposed, every disposal awaited; the start's failure is
                 // what the caller gets, not a disposal's.
                 _ = try? await context.close()
@@ -127,7 +128,7 @@ struct ContextStart {
         let position: Int
         let result: Result<StartupReport.Entry?, ContextError>
         /// Its task was cancelled when it ended.
-        let failedCancelled: Bool
+        let wasCancelled: Bool
     }
 
     /// A failed async eager singleton of the concurrent phase.
