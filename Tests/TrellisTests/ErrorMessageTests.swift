@@ -320,7 +320,7 @@ private struct DocsPaymentsFactory: ObjectFactory {
     @Test func creationFailedWithItsPathAndTheUnderlyingError() throws {
         let app = try ApplicationContext(DocsChainFactory())
         #expect(message { _ = try app.object("store", as: ErrorMessageWidget.self) }
-            == "Creating 'disk' failed (path: store → disk): disk full (nothing was cached; the next lookup tries again)")
+            == "Creating 'disk' failed (path: store → disk): disk full (nothing was cached: it is made again when next asked for)")
     }
 
     /// Docs/Concepts.md "Errors" (singletons), Docs/Injection.md (prototypes).

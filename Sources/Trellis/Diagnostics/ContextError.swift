@@ -27,7 +27,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     /// Objects depend on each other through creation closures or prototypes; `path` starts and
     /// ends with the same key.
     case circularDependency(path: [String])
-    /// The closure of `key` threw `underlying`; nothing was cached, the next lookup tries again.
+    /// The closure of `key` threw `underlying`; nothing was cached, so it is made again when next asked for.
     case creationFailed(key: String, path: [String], underlying: any Error)
     /// A required `@Inject` property of `type` found no object for `key`.
     case unresolvedInjection(type: String, property: String, key: String)
@@ -135,7 +135,7 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
         case let .circularDependency(path):
             return "Circular dependency: \(path.joined(separator: " → ")). Break the cycle, or let singletons reference each other through @Inject properties instead of creation closures (value types cannot take part in property cycles)."
         case let .creationFailed(key, path, underlying):
-            return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying) (nothing was cached; the next lookup tries again)"
+            return "Creating '\(key)' failed\(Self.pathSuffix(path)): \(underlying) (nothing was cached: it is made again when next asked for)"
         case let .unresolvedInjection(type, property, key):
             return "Cannot inject property '\(property)' of \(type): no object named '\(key)'. Define '\(key)', give the property a default value, or make it optional."
         case let .overrideOfUnknownKey(key, context, aliasOf?):
