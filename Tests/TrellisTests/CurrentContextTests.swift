@@ -253,6 +253,17 @@ private struct LazyScreenFactory: ObjectFactory {
         #expect(screen.lazyMonthly.tag == "monthly-B")
     }
 
+    /// Docs/Injection.md "The current context": once read, the property keeps its object.
+    @Test func injectIntoAfterTheFirstReadLeavesTheKeptObjectAlone() throws {
+        let a = try startTagged("A")
+        let b = try startTagged("B")
+        let screen = Sync.withCurrent(a) { CCScreen() }
+        let first = screen.mailer
+        try b.inject(into: screen)
+        #expect(screen.mailer === first)
+        #expect(screen.mailer.tag == "A")
+    }
+
     @Test func injectIntoLeavesAPresetAlone() throws {
         let a = try startTagged("A")
         let b = try startTagged("B")

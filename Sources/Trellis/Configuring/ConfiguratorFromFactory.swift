@@ -211,7 +211,10 @@ public struct ConfiguratorFromFactory: Sendable {
                 sink.note(problem)
                 return true
             }
-            for flag in [NameTable.upperDefault, NameTable.lowerFirstDefault] where flags & flag != 0 {
+            // The lowercase-first form before the uppercase one: it is the form that can be
+            // another key (`Foo` after `foo`), a clash that explains itself, where the uppercase
+            // form would only report the two keys' shared `FOO`.
+            for flag in [NameTable.lowerFirstDefault, NameTable.upperDefault] where flags & flag != 0 {
                 guard let alias = NameTable.asciiDefaults(of: key, flags: flag).first,
                       let problem = clash(alias, .generatedAlias, index, existing, keys, context) else { continue }
                 sink.note(problem)

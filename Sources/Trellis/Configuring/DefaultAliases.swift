@@ -1,15 +1,17 @@
 /// Reliant's default aliases: every key `fooBar` also answers to `FOOBAR` and to its
 /// lowercase-first form (`FooBar` → `fooBar`), each only where it differs from the key.
 enum DefaultAliases {
-    /// The default aliases of `key`, in the order uppercase, lowercase-first, without duplicates.
+    /// The default aliases of `key`, in the order lowercase-first, uppercase, without duplicates:
+    /// the order a configuration checks them in (the lowercase-first form is the one that can be
+    /// another definition's key, the clash whose message explains itself).
     static func of(_ key: String) -> [String] {
         var result: [String] = []
         let upper = key.uppercased()
-        if upper != key { result.append(upper) }
         if let first = key.first {
             let lowerFirst = first.lowercased() + key.dropFirst()
             if lowerFirst != key, lowerFirst != upper { result.append(lowerFirst) }
         }
+        if upper != key, !result.contains(upper) { result.append(upper) }
         return result
     }
 

@@ -22,7 +22,8 @@ extension ApplicationContext {
     /// eager ones, then everything else. Every edge from a synchronous closure to an async
     /// definition that timing could leave unmade is reported as
     /// ``ContextError/requiresAwait(key:path:)``, even when it happened to be made in this run:
-    /// a factory that validates cleanly never throws `requiresAwait` at start or at a lookup.
+    /// a factory that validates cleanly never throws `requiresAwait` at start or at a lookup its
+    /// definitions and properties make.
     public static func validate(_ factory: some ObjectFactory, parent: ApplicationContext? = nil) async -> ValidationReport {
         let (configurator, naming) = FactoryValidation.collect(factory)
         guard let configurator else { return ValidationReport(findings: naming, scratch: nil) }

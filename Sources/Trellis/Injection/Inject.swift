@@ -205,7 +205,9 @@ public struct Inject<Value> {
         switch field[as: Self.self].storage {
         case .pending:
             break
-        case let .lazy(lazy) where lazy.isFromCurrent:
+        case let .lazy(lazy) where lazy.isFromCurrent && lazy.madeValue == nil:
+            // Noted from the current context and not read yet: an injection wins. Once read, it
+            // keeps its object, as any property holding a value.
             break
         default:
             field[as: Self.self].header.isPending = false

@@ -48,7 +48,9 @@ extension ApplicationContext {
     /// running. Each disposal runs in a task of its own, a synchronous `dispose()` on a thread
     /// of its own, so one that blocks is bounded too and holds no thread of the cooperative
     /// pool. A `close` already under way (started by another caller) is waited for at most
-    /// `timeout`; then this call returns, and that close reports what failed.
+    /// `timeout`; then this call returns, and that close reports what failed. A timeout of zero
+    /// or less waits for nothing; a main-actor `dispose()` that blocks holds a caller on the main
+    /// actor until it ends (Docs/RunningAService.md).
     ///
     /// - Throws: ``ContextError/disposalFailed(context:failures:)`` naming each key whose
     ///   `dispose()` threw, and each whose disposal was left running, with a
