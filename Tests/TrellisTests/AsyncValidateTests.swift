@@ -218,6 +218,43 @@ private struct FailingXOverPlainParent: ObjectFactory {
 
 // MARK: - Tests
 
+/// A synchronous singleton whose `@Inject` property names an async eager singleton, made during
+/// the concurrent phase by an async eager singleton's awaited lookup (its properties are then
+/// filled by async lookups); `alsoReached` adds a synchronous lookup of it then, which injects
+/// it synchronously when it comes first: from a synchronous closure an async eager singleton
+/// pulls in, or from an async closure's lookup written without `await`.
+private struct PropertyOfAsyncEagerFactory: ObjectFactory {
+    enum SynchronousLookup { case none, fromASynchronousClosure, fromAnAsyncClosureWithoutAwait }
+    let alsoReached: SynchronousLookup
+
+    /// The synchronous form of the lookup, from async code.
+    private static func synchronously(_ r: Resolver) throws(ContextError) -> NeedsAsyncPool { try r.object("repository") }
+
+    var definitions: Definitions {
+        createEagerSingleton("pool") { () async -> Part in
+            await Task.yield()
+            return Part("pool")
+        }
+        createSingleton("repository") { NeedsAsyncPool() }
+        createEagerSingleton("server") { r async throws -> Part in
+            let repository: NeedsAsyncPool = try await r.object("repository")
+            return Part("server", [repository.pool])
+        }
+        switch alsoReached {
+        case .none:
+            Definitions()
+        case .fromASynchronousClosure:
+            createSingleton("reader") { r in Part("reader", [try r.object("repository", as: NeedsAsyncPool.self).pool]) }
+            createEagerSingleton("worker") { r async throws -> Part in Part("worker", [try await r.object("reader")]) }
+        case .fromAnAsyncClosureWithoutAwait:
+            createEagerSingleton("worker") { r async throws -> Part in
+                await Task.yield()
+                return Part("worker", [try Self.synchronously(r).pool])
+            }
+        }
+    }
+}
+
 @Suite struct AsyncValidateTests {
     @Test func asyncValidateFindsTheProblemsOfAsyncDefinitions() async throws {
         let report = await ApplicationContext.validate(BrokenAsyncFactory())
@@ -320,6 +357,28 @@ private struct FailingXOverPlainParent: ObjectFactory {
         // ...so validate must report the edge: a factory that validates cleanly never throws it.
         let report = await ApplicationContext.validate(InjectedEdgeFactory())
         #expect(keysOfRequiresAwait(report).contains { $0.key == "pool" }, "\(report)")
+    }
+
+    /// Docs/Async.md: an object made by an async lookup has its properties filled by async
+    /// lookups, so a synchronous singleton only async eager singletons ask for with `await`
+    /// may name an async eager singleton in a property; every start succeeds, and validate
+    /// says nothing.
+    @Test func aPropertyOfAnObjectOnlyAwaitedLookupsMakeMayNameAnAsyncEagerSingleton() async throws {
+        let report = await ApplicationContext.validate(PropertyOfAsyncEagerFactory(alsoReached: .none))
+        #expect(report.problems == [], "\(report)")
+        for _ in 0..<10 {
+            let context = try await ApplicationContext(PropertyOfAsyncEagerFactory(alsoReached: .none))
+            #expect(try Sync.object(context, "repository", as: NeedsAsyncPool.self).pool === (try Sync.object(context, "pool", as: Part.self)))
+        }
+    }
+
+    /// ...but where a synchronous closure may also reach it during the concurrent phase, the
+    /// one to come first decides how it is injected: validate reports the property's edge.
+    @Test(arguments: [PropertyOfAsyncEagerFactory.SynchronousLookup.fromASynchronousClosure, .fromAnAsyncClosureWithoutAwait])
+    fileprivate func aPropertyOfAnObjectASynchronousLookupMayReachInTheConcurrentPhaseIsStillReported(_ lookup: PropertyOfAsyncEagerFactory.SynchronousLookup) async throws {
+        let report = await ApplicationContext.validate(PropertyOfAsyncEagerFactory(alsoReached: lookup))
+        let edges = keysOfRequiresAwait(report)
+        #expect(edges.contains { $0.key == "pool" && $0.path.suffix(2) == ["repository", "pool"] }, "\(report)")
     }
 
     @Test func aFactoryThatValidatesCleanlyNeverThrowsRequiresAwaitAtStartOrAtALookup() async throws {

@@ -51,9 +51,15 @@ enum FactoryValidation {
         let definitions = configurator.definitions
         let outer = Resolution.asyncActive
         var concurrentPhaseFindings: Int?
+        // The held-back properties settled once the phase's edges are all recorded; findings
+        // after the mark are the later phases'.
+        func endConcurrentPhase() {
+            collector.settlePropertiesOfAwaitedOwners(edges: scratch.journal.edges) { definitions[$0].maker.isAsync }
+            concurrentPhaseFindings = collector.count
+        }
         for index in order(configurator, asyncFirst: true) {
             let concurrentPhase = definitions[index].scope == .eagerSingleton && definitions[index].maker.isAsync
-            if !concurrentPhase && concurrentPhaseFindings == nil { concurrentPhaseFindings = collector.count }
+            if !concurrentPhase && concurrentPhaseFindings == nil { endConcurrentPhase() }
             let session = Session(problems: collector, restrictsAsyncOf: concurrentPhase ? scratch : nil)
             let resolution = Resolution.forAsyncEntry(session, nestedIn: outer)
             do throws(ContextError) {
@@ -63,6 +69,7 @@ enum FactoryValidation {
             }
             resolution.release()
         }
+        if concurrentPhaseFindings == nil { endConcurrentPhase() }
         for lazy in collector.takeLazyProperties() {
             do throws(ContextError) {
                 try await lazy.validateFirstReadAsync()

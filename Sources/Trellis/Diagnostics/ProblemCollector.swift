@@ -5,6 +5,18 @@ final class ProblemCollector: Sendable {
         var findings: [ValidationReport.Finding] = []
         var seen: Set<String> = []
         var lazyProperties: [LazyInjectionSlot] = []
+        /// The concurrent phase's edges of the scratch context that were awaited lookups.
+        var awaitedLookups: Set<AwaitedLookup> = []
+        /// Edges of properties to async eager singletons, found while an awaited lookup
+        /// injected their owner in the concurrent phase: problems only if a synchronous
+        /// lookup may also reach the owner then (`settlePropertiesOfAwaitedOwners`).
+        var propertiesOfAwaitedOwners: [(owner: Int, problem: ContextError, foundIn: String)] = []
+    }
+
+    /// A lookup definition `from` made of definition `to` of the same context, with `await`.
+    private struct AwaitedLookup: Hashable {
+        let from: Int
+        let to: Int
     }
 
     private let state = Locked(State())
@@ -54,6 +66,46 @@ final class ProblemCollector: Sendable {
                 return !isConsequence(key, path)
             }
             state.findings.replaceSubrange(mark..., with: later)
+        }
+    }
+
+    /// Notes that definition `from` of the scratch context looked up its definition `to` with
+    /// `await` during the concurrent phase (one edge of the journal, which does not tell).
+    func noteAwaitedLookup(from: Int, to: Int) {
+        state.withLock { _ = $0.awaitedLookups.insert(AwaitedLookup(from: from, to: to)) }
+    }
+
+    /// Holds back `problem`, a property of the object of definition `owner` naming an async
+    /// eager singleton, met while an awaited lookup injected that object during the concurrent
+    /// phase, where its properties are filled by awaited lookups: it is a problem only if a
+    /// synchronous lookup may reach `owner` then too (and inject it synchronously).
+    func holdBack(_ problem: ContextError, ofPropertyOf owner: Int, foundIn definition: String) {
+        state.withLock { $0.propertiesOfAwaitedOwners.append((owner, problem, definition)) }
+    }
+
+    /// At the end of the concurrent phase, adds the held-back problems whose owner a synchronous
+    /// lookup may reach during it, as the phase's `edges` (of the scratch context, in the order
+    /// recorded) show: a synchronous closure's lookup, or an async closure's made without
+    /// `await`; and, from an object reached so, its properties and lookups (its injection is then
+    /// synchronous too).
+    func settlePropertiesOfAwaitedOwners(edges: [Edge], isAsync: (Int) -> Bool) {
+        let (held, awaited) = state.withLock { state in
+            defer { state.propertiesOfAwaitedOwners = [] }
+            return (state.propertiesOfAwaitedOwners, state.awaitedLookups)
+        }
+        guard !held.isEmpty else { return }
+        let own = edges.filter { $0.levels == 0 }
+        var reached = Set<Int>()
+        for edge in own where edge.label == nil && !(isAsync(edge.from) && awaited.contains(AwaitedLookup(from: edge.from, to: edge.to))) {
+            reached.insert(edge.to)
+        }
+        var grew = true
+        while grew {
+            grew = false
+            for edge in own where reached.contains(edge.from) && reached.insert(edge.to).inserted { grew = true }
+        }
+        for property in held where reached.contains(property.owner) {
+            add(property.problem, foundIn: property.foundIn)
         }
     }
 

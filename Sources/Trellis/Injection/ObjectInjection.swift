@@ -311,10 +311,17 @@ struct ObjectInjection: BitwiseCopyable {
             guard fields[headerAt: header].isPending, ownerIsSynchronous || fields[headerAt: header].isLazy else { continue }
             guard let found = context.definition(answering: NameTable.lookupKey(fields[headerAt: header].key ?? field.property)),
                   found.context.records[found.index].isAsync else { continue }
-            let safe = found.context.records[found.index].scope == .eagerSingleton && !resolution.session.isStarting(found.context)
-            guard !safe else { continue }
+            let isEager = found.context.records[found.index].scope == .eagerSingleton
+            guard !isEager || resolution.session.isStarting(found.context) else { continue }
             let target = found.context.key(at: found.index)
-            resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: context.key(at: requester))
+            let problem = ContextError.requiresAwait(key: target, path: resolution.path(appending: target))
+            if isEager && !fields[headerAt: header].isLazy {
+                // Filled by this awaited injection; synchronously only where a synchronous
+                // lookup reaches the owner in the concurrent phase, known once it is over.
+                resolution.session.problems?.holdBack(problem, ofPropertyOf: requester, foundIn: context.key(at: requester))
+            } else {
+                resolution.session.problems?.add(problem, foundIn: context.key(at: requester))
+            }
         }
     }
 
