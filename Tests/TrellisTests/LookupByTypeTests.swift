@@ -231,10 +231,28 @@ private struct AliasOnlyChildFactory: ObjectFactory {
         Issue.record("expected ambiguousType, got \(error)")
         return
     }
-    #expect(candidates.count == 3)
-    #expect(candidates.contains("felix"))
-    #expect(candidates.contains("kitty"))
-    #expect(candidates.contains { $0.hasSuffix("tom") })
+    // Docs/Injection.md, "Lookup by type": every candidate by its key, the parent's too.
+    #expect(candidates == ["felix", "kitty", "tom"])
+}
+
+/// A child whose alias `tom` is a parent's key, and a cat of its own.
+private struct CatAliasChildFactory: ObjectFactory {
+    var contextName: String { "Room" }
+    var definitions: Definitions {
+        createSingleton("felix") { Cat("child felix") }.aliases("tom")
+    }
+}
+
+@Test func aParentsCandidateWhoseKeyTheChildAnswersToIsNamedWithItsContext() throws {
+    // Looked up through the child, `tom` is the child's `felix`: the parent's is `Pets.tom`.
+    let parent = try ApplicationContext(PetParentFactory())
+    let child = try ApplicationContext(CatAliasChildFactory(), parent: parent)
+    let error = try #require(throws: ContextError.self) { try child.object(of: Cat.self) }
+    guard case let .ambiguousType(_, candidates) = error else {
+        Issue.record("expected ambiguousType, got \(error)")
+        return
+    }
+    #expect(candidates == ["felix", "Pets.tom"])
 }
 
 private final class Report {}

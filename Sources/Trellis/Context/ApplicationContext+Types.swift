@@ -48,9 +48,14 @@ extension ApplicationContext {
         TypeLookup<Any>(self).candidates().filter { matches($0.0.records[$0.1].typeID) }.map { $0.0.key(at: $0.1) }
     }
 
-    /// `key`, or `Context.key` when the definition belongs to another context than `asker`.
+    /// The key of definition `index` as `asker` names it: the key itself where a lookup of it
+    /// from `asker` finds this definition (its own, and a parent's that nothing nearer answers
+    /// to), else `Context.key` (a parent's definition whose key a nearer context answers to as
+    /// an alias: by-type lookups shadow by key only).
     func qualifiedKey(_ index: Int, from asker: ApplicationContext) -> String {
         let key = key(at: index)
-        return self === asker ? key : "\(name).\(key)"
+        guard self !== asker else { return key }
+        if let found = asker.definition(answering: NameTable.lookupKey(key)), found.context === self, found.index == index { return key }
+        return "\(name).\(key)"
     }
 }
