@@ -27,7 +27,8 @@ public enum ContextError: Error, CustomStringConvertible, Sendable {
     /// Objects depend on each other through creation closures or prototypes; `path` starts and
     /// ends with the same key.
     case circularDependency(path: [String])
-    /// The closure of `key` threw `underlying`; nothing was cached, so it is made again when next asked for.
+    /// The closure of `key` threw `underlying`; nothing was cached, so it is made again when next
+    /// asked for.
     case creationFailed(key: String, path: [String], underlying: any Error)
     /// A required `@Inject` property of `type` found no object for `key`.
     case unresolvedInjection(type: String, property: String, key: String)
