@@ -223,12 +223,32 @@ private struct FailingXOverPlainParent: ObjectFactory {
 /// filled by async lookups); `alsoReached` adds a synchronous lookup of it then, which injects
 /// it synchronously when it comes first: from a synchronous closure an async eager singleton
 /// pulls in, or from an async closure's lookup written without `await`.
+private final class LazyRepositoryHolder: @unchecked Sendable {
+    // Safe: read by the validation's and the start's own lookups only.
+    @Inject(.lazy) var repository: NeedsAsyncPool
+}
+
 private struct PropertyOfAsyncEagerFactory: ObjectFactory {
-    enum SynchronousLookup { case none, fromASynchronousClosure, fromAnAsyncClosureWithoutAwait }
+    enum SynchronousLookup {
+        case none, fromASynchronousClosure, fromAnAsyncClosureWithoutAwait, fromAnAsyncClosureWithAndWithoutAwait, fromALazyPropertyRead
+
+        /// The route a start fails by when the synchronous lookup comes first.
+        var route: [String] {
+            switch self {
+            case .none: []
+            case .fromASynchronousClosure: ["worker", "reader", "repository", "pool"]
+            case .fromAnAsyncClosureWithoutAwait, .fromAnAsyncClosureWithAndWithoutAwait: ["worker", "repository", "pool"]
+            case .fromALazyPropertyRead: ["worker", "holder", "repository", "pool"]
+            }
+        }
+    }
     let alsoReached: SynchronousLookup
 
     /// The synchronous form of the lookup, from async code.
     private static func synchronously(_ r: Resolver) throws(ContextError) -> NeedsAsyncPool { try r.object("repository") }
+
+    /// A synchronous first read of a `.lazy` property, from async code.
+    private static func synchronously(_ holder: LazyRepositoryHolder) throws(ContextError) -> NeedsAsyncPool { try holder.$repository.get() }
 
     var definitions: Definitions {
         createEagerSingleton("pool") { () async -> Part in
@@ -250,6 +270,18 @@ private struct PropertyOfAsyncEagerFactory: ObjectFactory {
             createEagerSingleton("worker") { r async throws -> Part in
                 await Task.yield()
                 return Part("worker", [try Self.synchronously(r).pool])
+            }
+        case .fromAnAsyncClosureWithAndWithoutAwait:
+            createEagerSingleton("worker") { r async throws -> Part in
+                let first = try Self.synchronously(r)
+                let _: NeedsAsyncPool = try await r.object("repository")
+                return Part("worker", [first.pool])
+            }
+        case .fromALazyPropertyRead:
+            createSingleton("holder") { LazyRepositoryHolder() }
+            createEagerSingleton("worker") { r async throws -> Part in
+                let holder: LazyRepositoryHolder = try await r.object("holder")
+                return Part("worker", [try Self.synchronously(holder).pool])
             }
         }
     }
@@ -372,13 +404,19 @@ private struct PropertyOfAsyncEagerFactory: ObjectFactory {
         }
     }
 
-    /// ...but where a synchronous closure may also reach it during the concurrent phase, the
-    /// one to come first decides how it is injected: validate reports the property's edge.
-    @Test(arguments: [PropertyOfAsyncEagerFactory.SynchronousLookup.fromASynchronousClosure, .fromAnAsyncClosureWithoutAwait])
+    /// ...but where a synchronous lookup may also reach it during the concurrent phase (a
+    /// synchronous closure, an async closure's lookup written without `await`, also beside an
+    /// awaited one, or a `.lazy` property's synchronous first read), the one to come first
+    /// decides how it is injected: validate reports the property's edge, on the synchronous
+    /// route a start fails by.
+    @Test(arguments: [
+        PropertyOfAsyncEagerFactory.SynchronousLookup.fromASynchronousClosure, .fromAnAsyncClosureWithoutAwait,
+        .fromAnAsyncClosureWithAndWithoutAwait, .fromALazyPropertyRead,
+    ])
     fileprivate func aPropertyOfAnObjectASynchronousLookupMayReachInTheConcurrentPhaseIsStillReported(_ lookup: PropertyOfAsyncEagerFactory.SynchronousLookup) async throws {
         let report = await ApplicationContext.validate(PropertyOfAsyncEagerFactory(alsoReached: lookup))
         let edges = keysOfRequiresAwait(report)
-        #expect(edges.contains { $0.key == "pool" && $0.path.suffix(2) == ["repository", "pool"] }, "\(report)")
+        #expect(edges.contains { $0.key == "pool" && $0.path == lookup.route }, "\(report)")
     }
 
     @Test func aFactoryThatValidatesCleanlyNeverThrowsRequiresAwaitAtStartOrAtALookup() async throws {

@@ -136,6 +136,30 @@ private struct GatedFactory: ObjectFactory {
     }
 }
 
+/// A singleton made at once whose `@Inject` property names a singleton made behind a gate: a
+/// close that begins meanwhile cuts the injection off.
+private final class InjectsGated: Disposable, @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var slow: Raced
+    let disposals = Guarded<Int>(0)
+    func dispose() { disposals.withLock { $0 += 1 } }
+}
+
+private struct InjectionGatedFactory: ObjectFactory {
+    let gated = GatedFactory()
+    let made = Guarded<[InjectsGated]>([])
+    var contextName: String { "Gated" }
+
+    var definitions: Definitions {
+        gated.definitions
+        createSingleton("service") { [made] () -> InjectsGated in
+            let object = InjectsGated()
+            made.withLock { $0.append(object) }
+            return object
+        }
+    }
+}
+
 /// `GatedFactory` with an async closure: its making suspends at the gate.
 private struct AsyncGatedFactory: ObjectFactory {
     let entered = ConcurrencyLatch(count: 1)
@@ -491,6 +515,34 @@ struct CloseConcurrencyTests {
         #expect(throws: ContextError.contextClosed(context: "Gated", key: "slow")) {
             _ = try context.object("slow", as: Raced.self)
         }
+    }
+
+    /// Docs/Lifecycle.md, "A lookup racing close()": a singleton made while its injection was
+    /// under way when `close()` began is never kept, and the lookup that made it disposes it,
+    /// also when what cut the injection off was the close (its property's lookup throws
+    /// `contextClosed`).
+    @Test func aSingletonWhoseInjectionACloseCutsOffIsDisposedByTheLookupThatMadeIt() throws {
+        let factory = InjectionGatedFactory()
+        let context = try ApplicationContext(factory)
+        let result = Guarded<ContextError?>(nil)
+        let lookupDone = ConcurrencyThreads.start(1) { _ in
+            do throws(ContextError) {
+                _ = try context.object("service", as: InjectsGated.self)
+            } catch {
+                result.withLock { $0 = error }
+            }
+        }
+        try #require(factory.gated.entered.wait(), "the injection never started making its property's singleton")
+        try context.close()
+        factory.gated.gate.countDown()
+        try #require(lookupDone.wait(), "the lookup did not return")
+        guard case .contextClosed? = result.value else {
+            Issue.record("the lookup got \(String(describing: result.value)) instead of contextClosed")
+            return
+        }
+        let service = try #require(factory.made.value.first)
+        #expect(service.disposals.value == 1, "the service whose injection close cut off was disposed \(service.disposals.value) times")
+        _ = try lateObject(factory.gated.made)
     }
 
     /// A synchronous `close()` called from tasks while an async `close()` awaits an

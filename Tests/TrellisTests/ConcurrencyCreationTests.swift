@@ -41,6 +41,26 @@ private struct FlakyFactory: ObjectFactory {
     }
 }
 
+/// A singleton whose `@Inject` property names a singleton that fails on most attempts: its
+/// injection fails, it is dropped, and another thread claims it again at once.
+private final class InjectsFlaky: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var dependency: CreationWidget
+}
+
+private struct FailingInjectionFactory: ObjectFactory {
+    let attempts = ConcurrencyCounter()
+
+    var definitions: Definitions {
+        createSingleton("holder") { InjectsFlaky() }
+        createSingleton("dependency") { [attempts] () throws -> CreationWidget in
+            attempts.increment()
+            guard attempts.value % 40 == 0 else { throw CreationTestError.notReady }
+            return CreationWidget()
+        }
+    }
+}
+
 private final class SlowObject {}
 private final class QuickClock: Sendable {}
 private final class QuickService: Sendable {
@@ -171,6 +191,38 @@ struct ConcurrencyCreationTests {
             let widget = try contexts[round].object("flaky", as: CreationWidget.self)
             #expect(seen.value[round] == [ObjectIdentifier(widget)], "round \(round)")
             #expect(factories[round].attempts.value == attemptsBefore[round] + 1, "round \(round): made more than once after the fix")
+        }
+    }
+
+    /// Docs/Concepts.md: a definition that throws caches nothing, and the next lookup tries
+    /// again; so does a singleton whose injection failed, also when another thread claims it
+    /// again the moment it is dropped (the dropped object was once taken after the claim was
+    /// given back, racing the next making: a data race, and a crash).
+    @Test func aSingletonWhoseInjectionFailsIsMadeAgainByTheNextLookupWhateverThreadAsks() throws {
+        let threads = 4
+        for round in 0..<40 {
+            let factory = FailingInjectionFactory()
+            let context = try ApplicationContext(factory)
+            let start = ConcurrencyBarrier(parties: threads)
+            let got = Guarded<Set<ObjectIdentifier>>([])
+            let unexpected = Guarded<[String]>([])
+            let finished = ConcurrencyThreads.run(threads) { _ in
+                start.arriveAndWait()
+                for _ in 0..<30 {
+                    do throws(ContextError) {
+                        let holder = try context.object("holder", as: InjectsFlaky.self)
+                        _ = got.withLock { $0.insert(ObjectIdentifier(holder)) }
+                    } catch {
+                        guard case let .creationFailed(key, _, underlying) = error, key == "dependency", underlying is CreationTestError else {
+                            unexpected.withLock { $0.append("\(error)") }
+                            continue
+                        }
+                    }
+                }
+            }
+            try #require(finished, "round \(round): threads did not finish")
+            #expect(unexpected.value.isEmpty, "round \(round): \(unexpected.value)")
+            #expect(got.value.count <= 1, "round \(round): several holders handed out")
         }
     }
 

@@ -282,6 +282,19 @@ private struct ConfigChildFactory: ObjectFactory {
         #expect(message.contains("generated"))
     }
 
+    /// Docs/Concepts.md "Every name is unique": two keys that differ in the case of their
+    /// first letter clash twice (the one's lowercase-first default alias is the other's key,
+    /// and they share the uppercase one); validate reports the clash once, in either order,
+    /// for ASCII keys and others.
+    @Test(arguments: [["foo", "Foo"], ["Foo", "foo"], ["fooBar", "FooBar"], ["éclair", "Éclair"], ["Éclair", "éclair"]])
+    func keysDifferingInTheCaseOfTheirFirstLetterAreOneProblemForValidate(_ keys: [String]) {
+        let report = ApplicationContext.validate(configFactory { f in
+            for key in keys { f.createSingleton(key) { 1 } }
+        })
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(report.problems.first.map { if case .aliasShadowsKey = $0 { true } else { false } } == true, "\(report)")
+    }
+
     @Test func oneAliasOnTwoDefinitionsIsRejected() {
         let error = configurationError { f in
             f.createSingleton("mailer") { 1 }.aliases("service")

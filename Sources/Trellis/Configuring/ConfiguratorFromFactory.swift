@@ -214,10 +214,15 @@ public struct ConfiguratorFromFactory: Sendable {
             // The lowercase-first form before the uppercase one: it is the form that can be
             // another key (`Foo` after `foo`), a clash that explains itself, where the uppercase
             // form would only report the two keys' shared `FOO`.
+            // One problem per other definition: `Foo` after `foo` clashes with it twice (`foo`,
+            // and the `FOO` both have), and the first says why.
+            var clashedWith: Set<Int> = []
             for flag in [NameTable.lowerFirstDefault, NameTable.upperDefault] where flags & flag != 0 {
                 guard let alias = NameTable.asciiDefaults(of: key, flags: flag).first,
                       let problem = clash(alias, .generatedAlias, index, existing, keys, context) else { continue }
-                sink.note(problem)
+                if let other = existing.first(where: { $0.name == alias })?.definition, clashedWith.insert(other).inserted {
+                    sink.note(problem)
+                }
                 kept &= ~flag
             }
         }
@@ -230,8 +235,10 @@ public struct ConfiguratorFromFactory: Sendable {
     /// would only repeat its problem.
     private static func insertOtherKey(_ index: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) {
         guard insert(keys[index], .key, index, into: &table, keys, context, &sink) else { return }
+        // One problem per other definition, as for an ASCII key.
+        var clashedWith: Set<Int> = []
         for alias in DefaultAliases.of(keys[index]) {
-            insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink)
+            insert(NameTable.canonical(alias), .generatedAlias, index, into: &table, keys, context, &sink, clashedWith: &clashedWith)
         }
     }
 
@@ -243,8 +250,10 @@ public struct ConfiguratorFromFactory: Sendable {
     }
 
     /// Inserts `name`, or reports why it cannot; `true` if inserted.
+    /// `clashedWith`: the other definitions a clash of this definition's was reported with
+    /// already; another clash with one of them is left unreported (it repeats the first).
     @discardableResult
-    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink, clashedWith: inout Set<Int>) -> Bool {
         if kind != .generatedAlias, !isValidKey(name.utf8) {
             sink.note(.invalidKey(key: name, context: context))
             return false
@@ -252,7 +261,9 @@ public struct ConfiguratorFromFactory: Sendable {
         let hash = NameTable.hash(name) == 0 ? NameTable.anyHash(name) : NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
         if let problem = clash(name, kind, definition, existing, keys, context) {
-            sink.note(problem)
+            if let other = existing.first(where: { $0.name == name })?.definition, clashedWith.insert(other).inserted {
+                sink.note(problem)
+            }
             return false
         }
         if kind == .key {
@@ -261,6 +272,13 @@ public struct ConfiguratorFromFactory: Sendable {
             table.insertAlias(name, kind: kind, definition: definition, hash: hash)
         }
         return true
+    }
+
+    /// Inserts `name`, or reports why it cannot; `true` if inserted.
+    @discardableResult
+    private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
+        var clashedWith: Set<Int> = []
+        return insert(name, kind, definition, into: &table, keys, context, &sink, clashedWith: &clashedWith)
     }
 
     /// The error for `name` (of `definition`, as `kind`) equal to an existing name, or `nil`.

@@ -54,7 +54,8 @@ enum FactoryValidation {
         // The held-back properties settled once the phase's edges are all recorded; findings
         // after the mark are the later phases'.
         func endConcurrentPhase() {
-            collector.settlePropertiesOfAwaitedOwners(edges: scratch.journal.edges) { definitions[$0].maker.isAsync }
+            let roots = definitions.indices.filter { definitions[$0].scope == .eagerSingleton && definitions[$0].maker.isAsync }
+            collector.settlePropertiesOfAwaitedOwners(edges: scratch.journal.edges, roots: roots) { definitions[$0].key }
             concurrentPhaseFindings = collector.count
         }
         for index in order(configurator, asyncFirst: true) {

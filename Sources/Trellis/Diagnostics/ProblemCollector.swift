@@ -5,16 +5,16 @@ final class ProblemCollector: Sendable {
         var findings: [ValidationReport.Finding] = []
         var seen: Set<String> = []
         var lazyProperties: [LazyInjectionSlot] = []
-        /// The concurrent phase's edges of the scratch context that were awaited lookups.
-        var awaitedLookups: Set<AwaitedLookup> = []
+        /// The concurrent phase's edges of the scratch context that were synchronous lookups.
+        var synchronousLookups: Set<Lookup> = []
         /// Edges of properties to async eager singletons, found while an awaited lookup
         /// injected their owner in the concurrent phase: problems only if a synchronous
         /// lookup may also reach the owner then (`settlePropertiesOfAwaitedOwners`).
-        var propertiesOfAwaitedOwners: [(owner: Int, problem: ContextError, foundIn: String)] = []
+        var propertiesOfAwaitedOwners: [(owner: Int, target: String, foundIn: String)] = []
     }
 
-    /// A lookup definition `from` made of definition `to` of the same context, with `await`.
-    private struct AwaitedLookup: Hashable {
+    /// A lookup definition `from` made of definition `to` of the same context.
+    private struct Lookup: Hashable {
         let from: Int
         let to: Int
     }
@@ -69,44 +69,87 @@ final class ProblemCollector: Sendable {
         }
     }
 
-    /// Notes that definition `from` of the scratch context looked up its definition `to` with
-    /// `await` during the concurrent phase (one edge of the journal, which does not tell).
-    func noteAwaitedLookup(from: Int, to: Int) {
-        state.withLock { _ = $0.awaitedLookups.insert(AwaitedLookup(from: from, to: to)) }
+    /// Notes that definition `from` of the scratch context looked up its definition `to`
+    /// synchronously during the concurrent phase (a closure's lookup or `dependsOn` name, or a
+    /// synchronous first read of a `.lazy` property of its object): the journal's edge does not
+    /// tell a synchronous lookup from an awaited one.
+    func noteSynchronousLookup(from: Int, to: Int) {
+        state.withLock { _ = $0.synchronousLookups.insert(Lookup(from: from, to: to)) }
     }
 
-    /// Holds back `problem`, a property of the object of definition `owner` naming an async
-    /// eager singleton, met while an awaited lookup injected that object during the concurrent
-    /// phase, where its properties are filled by awaited lookups: it is a problem only if a
-    /// synchronous lookup may reach `owner` then too (and inject it synchronously).
-    func holdBack(_ problem: ContextError, ofPropertyOf owner: Int, foundIn definition: String) {
-        state.withLock { $0.propertiesOfAwaitedOwners.append((owner, problem, definition)) }
+    /// Holds back a property of the object of definition `owner` naming the async eager
+    /// singleton `target`, met while an awaited lookup injected that object during the
+    /// concurrent phase, where its properties are filled by awaited lookups: it is a problem
+    /// only if a synchronous lookup may reach `owner` then too (and inject it synchronously).
+    func holdBack(propertyOf owner: Int, naming target: String, foundIn definition: String) {
+        state.withLock { $0.propertiesOfAwaitedOwners.append((owner, target, definition)) }
     }
 
-    /// At the end of the concurrent phase, adds the held-back problems whose owner a synchronous
-    /// lookup may reach during it, as the phase's `edges` (of the scratch context, in the order
-    /// recorded) show: a synchronous closure's lookup, or an async closure's made without
-    /// `await`; and, from an object reached so, its properties and lookups (its injection is then
-    /// synchronous too).
-    func settlePropertiesOfAwaitedOwners(edges: [Edge], isAsync: (Int) -> Bool) {
-        let (held, awaited) = state.withLock { state in
+    /// At the end of the concurrent phase, reports the held-back properties whose owner a
+    /// synchronous lookup may reach during it, as the phase's `edges` (of the scratch context)
+    /// show: a synchronous lookup noted, and from an object reached so, whatever it looks up or
+    /// injects (its injection is then synchronous too). Each is reported on that route: from
+    /// the async eager singleton (one of `roots`) it starts at, through the synchronous lookup,
+    /// to the owner and the property's target.
+    func settlePropertiesOfAwaitedOwners(edges: [Edge], roots: [Int], key: (Int) -> String) {
+        let (held, synchronous) = state.withLock { state in
             defer { state.propertiesOfAwaitedOwners = [] }
-            return (state.propertiesOfAwaitedOwners, state.awaitedLookups)
+            return (state.propertiesOfAwaitedOwners, state.synchronousLookups)
         }
         guard !held.isEmpty else { return }
         let own = edges.filter { $0.levels == 0 }
-        var reached = Set<Int>()
-        for edge in own where edge.label == nil && !(isAsync(edge.from) && awaited.contains(AwaitedLookup(from: edge.from, to: edge.to))) {
-            reached.insert(edge.to)
+        // How each definition is reached synchronously: the definition it is reached from.
+        var reachedFrom: [Int: Int] = [:]
+        for edge in own where synchronous.contains(Lookup(from: edge.from, to: edge.to)) && reachedFrom[edge.to] == nil {
+            reachedFrom[edge.to] = edge.from
         }
         var grew = true
         while grew {
             grew = false
-            for edge in own where reached.contains(edge.from) && reached.insert(edge.to).inserted { grew = true }
+            for edge in own where reachedFrom[edge.from] != nil && reachedFrom[edge.to] == nil {
+                reachedFrom[edge.to] = edge.from
+                grew = true
+            }
         }
-        for property in held where reached.contains(property.owner) {
-            add(property.problem, foundIn: property.foundIn)
+        for property in held {
+            guard reachedFrom[property.owner] != nil else { continue }
+            let route = Self.route(to: property.owner, reachedFrom: reachedFrom, edges: own, roots: roots).map(key)
+            add(.requiresAwait(key: property.target, path: route + [property.target]), foundIn: property.foundIn)
         }
+    }
+
+    /// The definitions from a root through the synchronous lookup that reached `owner`, to
+    /// `owner`: the synchronous steps back from `owner`, then the shortest run of edges from a
+    /// root to where they start.
+    private static func route(to owner: Int, reachedFrom: [Int: Int], edges: [Edge], roots: [Int]) -> [Int] {
+        var synchronousSteps = [owner]
+        while let from = reachedFrom[synchronousSteps[0]], !synchronousSteps.contains(from) {
+            synchronousSteps.insert(from, at: 0)
+            if reachedFrom[from] == nil { break }
+        }
+        let start = synchronousSteps[0]
+        var cameFrom: [Int: Int] = [:]
+        var queue = roots.filter { $0 != start }
+        var seen = Set(queue)
+        var found = roots.contains(start)
+        while !found, !queue.isEmpty {
+            var next: [Int] = []
+            for node in queue {
+                for edge in edges where edge.from == node && seen.insert(edge.to).inserted {
+                    cameFrom[edge.to] = node
+                    if edge.to == start { found = true }
+                    next.append(edge.to)
+                }
+            }
+            queue = next
+        }
+        var toStart: [Int] = []
+        var node = start
+        while let previous = cameFrom[node] {
+            toStart.insert(previous, at: 0)
+            node = previous
+        }
+        return toStart + synchronousSteps
     }
 
     /// Keeps the first report of each root cause: a missing key reached through three

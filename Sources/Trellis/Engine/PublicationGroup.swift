@@ -97,7 +97,7 @@ final class PublicationGroup: @unchecked Sendable {
             if context.isClosed {
                 // Made while its context was closing: never handed out by the context, and
                 // disposed by the lookup that made it.
-                if let owner = slot.dropLocked() { late.append(.init(owner: owner, isWeak: context.records[index].scope == .weak)) }
+                slot.dropLocked(into: &garbage, late: &late)
             } else if let unkept = slot.publishLocked(context.states[index].made!) {
                 garbage.append(unkept.owner)
             }

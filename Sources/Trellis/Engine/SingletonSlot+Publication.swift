@@ -197,12 +197,12 @@ extension SingletonSlot {
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
             group.lastDrop = Coordinator.earlyReferenceCount
-            if let owner = dropLocked() { garbage.append(owner) }
+            dropLocked(into: &garbage, late: &late)
             woken += wakeWaiters()
             var kept: [PublicationGroup.Pending] = []
             for pending in group.pending {
                 guard pending.sequence > mark else { kept.append(pending); continue }
-                if let owner = pending.slot.dropLocked() { garbage.append(owner) }
+                pending.slot.dropLocked(into: &garbage, late: &late)
                 woken += pending.slot.wakeWaiters()
                 garbage.append(pending.context)
             }
@@ -302,11 +302,21 @@ extension SingletonSlot {
         return nil
     }
 
-    /// Forgets what was made and makes the slot claimable again, handing back the object for the
-    /// caller to release (or dispose) after the lock. Called with the lock held.
-    func dropLocked() -> AnyObject? {
+    /// Forgets what was made and makes the slot claimable again, handing the object on for after
+    /// the lock: to `late` when the context closed meanwhile (made while it was closing, the
+    /// lookup that made it disposes it), else to `garbage`, to be released. Called with the lock
+    /// held.
+    func dropLocked(into garbage: inout [AnyObject], late: inout [LateDisposal.Made]) {
+        // Taken before the word is freed: a claim without the lock may follow at once, and its
+        // making writes `made` again.
+        let made = states[index].made.take()?.owner
         becomeIdleLocked()
-        return states[index].made.take()?.owner
+        guard let made else { return }
+        if unretainedContext.with({ $0.isClosed }) {
+            late.append(.init(owner: made, isWeak: records[index].scope == .weak))
+        } else {
+            garbage.append(made)
+        }
     }
 
     /// Nobody is making the singleton any more: the phase says so, and the word is freed for a

@@ -152,7 +152,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
             if let made = try WaitTarget.lazyProperty(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true, toleratesSuspendedWork: isGetter) }) {
                 return made
             }
-            return try finish(resolution, Result { () throws(ContextError) -> ValueSlot in try lookUp(naming) })
+            return try finish(resolution, Result { () throws(ContextError) -> ValueSlot in try lookUp(naming, in: resolution) })
         }
         return made.value(as: Value.self)
     }
@@ -172,7 +172,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         }
         let result: Result<ValueSlot, ContextError>
         do throws(ContextError) {
-            switch try target(naming) {
+            switch try target(naming, readSynchronouslyIn: nil) {
             case let .found(context, key):
                 let value: Value
                 do {
@@ -253,7 +253,8 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
         return context
     }
 
-    private func target(_ naming: PropertyNaming?) throws(ContextError) -> LazyTarget {
+    /// `resolution`: the synchronous read's, `nil` for an awaited one.
+    private func target(_ naming: PropertyNaming?, readSynchronouslyIn resolution: Resolution?) throws(ContextError) -> LazyTarget {
         let context = try liveContext(naming)
         let key = try resolvedKey(in: context, naming)
         let lookupKey = NameTable.lookupKey(key)
@@ -264,14 +265,23 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
             return .missing(key: key)
         }
         recordEdge(to: found, in: context)
+        if let resolution, context.isValidation, requester >= 0, found.levels == 0 { noteSynchronousRead(of: found.index, in: resolution) }
         return .found(context: context, key: key)
     }
 
-    /// The object the first read looks up, in a slot of its own.
-    private func lookUp(_ naming: PropertyNaming?) throws(ContextError) -> ValueSlot {
+    /// While validating the concurrent phase: this first read, made by the getter or a
+    /// synchronous `get()` in the code `resolution` is nested in, makes what it names
+    /// synchronously (`ProblemCollector.noteSynchronousLookup`).
+    private func noteSynchronousRead(of index: Int, in resolution: Resolution) {
+        guard let session = resolution.enclosingSession, session.restrictsAsync else { return }
+        session.problems?.noteSynchronousLookup(from: requester, to: index)
+    }
+
+    /// The object the first read, made in `resolution`, looks up, in a slot of its own.
+    private func lookUp(_ naming: PropertyNaming?, in resolution: Resolution) throws(ContextError) -> ValueSlot {
         let slot = ValueSlot.allocate(for: Value.self)
         do throws(ContextError) {
-            switch try target(naming) {
+            switch try target(naming, readSynchronouslyIn: resolution) {
             case let .found(context, key): try context._object(named: key, as: Value.self, into: slot)
             case let .missing(key): slot.initialize(as: Value.self, to: try missing(key, naming))
             }

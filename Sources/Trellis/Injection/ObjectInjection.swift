@@ -314,13 +314,12 @@ struct ObjectInjection: BitwiseCopyable {
             let isEager = found.context.records[found.index].scope == .eagerSingleton
             guard !isEager || resolution.session.isStarting(found.context) else { continue }
             let target = found.context.key(at: found.index)
-            let problem = ContextError.requiresAwait(key: target, path: resolution.path(appending: target))
             if isEager && !fields[headerAt: header].isLazy {
                 // Filled by this awaited injection; synchronously only where a synchronous
                 // lookup reaches the owner in the concurrent phase, known once it is over.
-                resolution.session.problems?.holdBack(problem, ofPropertyOf: requester, foundIn: context.key(at: requester))
+                resolution.session.problems?.holdBack(propertyOf: requester, naming: target, foundIn: context.key(at: requester))
             } else {
-                resolution.session.problems?.add(problem, foundIn: context.key(at: requester))
+                resolution.session.problems?.add(.requiresAwait(key: target, path: resolution.path(appending: target)), foundIn: context.key(at: requester))
             }
         }
     }

@@ -37,9 +37,6 @@ struct AsyncRequester: Sendable {
         guard self.index >= 0, !context.records[self.index].edgesRecorded.load(ordering: .relaxed) else { return }
         context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
         if resolution.collectsStartup { resolution.session.startup?.timeline.asked(index, levels: levels, from: self.index, of: context) }
-        if context.isValidation, levels == 0, label == nil, resolution.session.restrictsAsync {
-            resolution.session.problems?.noteAwaitedLookup(from: self.index, to: index)
-        }
     }
 
     var path: [String] { resolution.path }

@@ -35,8 +35,19 @@ struct Requester {
             if !context.records[self.index].edgesRecorded.load(ordering: .relaxed) {
                 context.journal.record(Edge(from: self.index, levels: levels, to: index, label: label))
                 if resolution.with({ $0.collectsStartup }) { noteAsked(index, levels: levels) }
+                if context.isValidation { noteSynchronousLookup(of: index, levels: levels) }
             }
         }
+    }
+
+    /// While validating the concurrent phase: a closure's lookup (or `dependsOn` name) made
+    /// synchronously, which the journal's edge does not tell from an awaited one.
+    @inline(never)
+    private func noteSynchronousLookup(of index: Int, levels: Int) {
+        guard levels == 0, label == nil else { return }
+        let session = resolution.object.session
+        guard session.restrictsAsync else { return }
+        session.problems?.noteSynchronousLookup(from: self.index, to: index)
     }
 
     /// During a start, when the requesting definition asked for definition `index`

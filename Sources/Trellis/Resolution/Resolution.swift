@@ -43,6 +43,10 @@ final class Resolution: @unchecked Sendable {
     /// Started by a call from user code (a top-level lookup, or a lookup nested in a closure,
     /// `didInject` or `deinit`), rather than continuing a closure's work on another thread.
     var isCalledFromUserCode: Bool { parent == nil || isNested }
+
+    /// The session of the lookup this one was started inside of (a read of a `.lazy` property
+    /// in a closure is a nested lookup of its own), else this one's.
+    var enclosingSession: Session? { isNested ? parent?.session : session }
     /// Collectors and rules shared by the whole lookup.
     var session: Session {
         didSet {
