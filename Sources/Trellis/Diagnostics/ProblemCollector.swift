@@ -125,7 +125,6 @@ final class ProblemCollector: Sendable {
         var synchronousSteps = [owner]
         while let from = reachedFrom[synchronousSteps[0]], !synchronousSteps.contains(from) {
             synchronousSteps.insert(from, at: 0)
-            if reachedFrom[from] == nil { break }
         }
         let start = synchronousSteps[0]
         var cameFrom: [Int: Int] = [:]
