@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Singletons that wait to be published together.
 ///
 /// A singleton is cached for its own lookup before its properties are injected (property
@@ -28,6 +30,10 @@ final class PublicationGroup: @unchecked Sendable {
     // runtime's dynamic check would cost more than the access on every singleton made.
     /// Set when merged into another group: that group stands for this one.
     @exclusivity(unchecked) var forward: PublicationGroup?
+    /// Set (under the lock) when this group absorbed another or was absorbed: it may hold another
+    /// lookup's injections and singletons, so a thread's home resolution does not reuse it for
+    /// its next top-level call (`Resolution.beginTopLevel`), which reads it without the lock.
+    let wasMerged = Atomic<Bool>(false)
     /// The singletons of the group being injected right now, with the frame injecting each.
     @exclusivity(unchecked) var injectors: [Injector] = []
     /// Made singletons waiting for the group's injections to end.
@@ -79,6 +85,8 @@ final class PublicationGroup: @unchecked Sendable {
         other.pending = []
         other.settleWaiters = nil
         other.forward = self
+        wasMerged.store(true, ordering: .relaxed)
+        other.wasMerged.store(true, ordering: .relaxed)
     }
 
     /// The tasks waiting for the group to settle, to resume after the lock (they look again).

@@ -207,10 +207,12 @@ final class Resolution: @unchecked Sendable {
     }
 
     /// Starts a new top-level call on a reused home resolution: a fresh publication group if the
-    /// last call's was merged into another.
+    /// last call's was merged with another (it may still hold that other lookup's injections and
+    /// singletons: the next call would take them for its own, and hand out an object the other
+    /// lookup's failure then drops).
     @inline(__always)
     func beginTopLevel() {
-        if group.forward != nil { Coordinator.lock.withLock { group = PublicationGroup() } }
+        if group.wasMerged.load(ordering: .relaxed) { Coordinator.lock.withLock { group = PublicationGroup() } }
     }
 
     // MARK: Frames
