@@ -228,30 +228,12 @@ struct ConcurrencyCreationTests {
     /// again the moment it is dropped (the dropped object was once taken after the claim was
     /// given back, racing the next making: a data race, and a crash).
     @Test func aSingletonWhoseInjectionFailsIsMadeAgainByTheNextLookupWhateverThreadAsks() throws {
-        let threads = 4
         for round in 0..<100 {
-            let factory = FailingInjectionFactory()
-            let context = try ApplicationContext(factory)
-            let start = ConcurrencyBarrier(parties: threads)
-            let got = Guarded<Set<ObjectIdentifier>>([])
-            let unexpected = Guarded<[String]>([])
-            let finished = ConcurrencyThreads.run(threads) { _ in
-                start.arriveAndWait()
-                for _ in 0..<40 {
-                    do throws(ContextError) {
-                        let holder = try context.object("holder", as: InjectsFlaky.self)
-                        _ = got.withLock { $0.insert(ObjectIdentifier(holder)) }
-                    } catch {
-                        guard case let .creationFailed(key, _, underlying) = error, key == "dependency", underlying is CreationTestError else {
-                            unexpected.withLock { $0.append("\(error)") }
-                            continue
-                        }
-                    }
-                }
-            }
-            try #require(finished, "round \(round): threads did not finish")
-            #expect(unexpected.value.isEmpty, "round \(round): \(unexpected.value)")
-            #expect(got.value.count <= 1, "round \(round): several holders handed out")
+            let context = try ApplicationContext(FailingInjectionFactory())
+            let handedOut = try #require(Self.flakyRound(threads: 4, lookups: 40) { _, _ throws(ContextError) in
+                ObjectIdentifier(try context.object("holder", as: InjectsFlaky.self))
+            }, "round \(round): threads did not finish")
+            #expect(handedOut.count <= 1, "round \(round): several holders handed out")
         }
     }
 
@@ -262,37 +244,50 @@ struct ConcurrencyCreationTests {
     /// (Docs/DESIGN.md, "Known problems"): in about one round in a hundred a pair is handed out
     /// and then dropped with its group, so a key hands out two objects.
     @Test func aPropertyCycleWhosePartnerFailsIsWiredToItselfWhateverThreadAsks() throws {
-        let threads = 4
         var roundsHandingOutTwo = 0
         for round in 0..<100 {
             let context = try ApplicationContext(FailingCycleFactory())
-            let start = ConcurrencyBarrier(parties: threads)
-            let fronts = Guarded<Set<ObjectIdentifier>>([])
-            let unexpected = Guarded<[String]>([])
-            let finished = ConcurrencyThreads.run(threads) { thread in
-                start.arriveAndWait()
-                for attempt in 0..<25 {
-                    do throws(ContextError) {
-                        let front = (thread + attempt) % 2 == 0
-                            ? try context.object("front", as: CycleFront.self)
-                            : try context.object("back", as: CycleBack.self).front
-                        if front.back.front !== front { unexpected.withLock { $0.append("a front whose back is another's") } }
-                        _ = fronts.withLock { $0.insert(ObjectIdentifier(front)) }
-                    } catch {
-                        guard case let .creationFailed(key, _, underlying) = error, key == "dependency", underlying is CreationTestError else {
-                            unexpected.withLock { $0.append("\(error)") }
-                            continue
-                        }
-                    }
-                }
-            }
-            try #require(finished, "round \(round): threads did not finish")
-            #expect(unexpected.value.isEmpty, "round \(round): \(unexpected.value)")
-            if fronts.value.count > 1 { roundsHandingOutTwo += 1 }
+            let handedOut = try #require(Self.flakyRound(threads: 4, lookups: 25) { thread, attempt throws(ContextError) in
+                let front = (thread + attempt) % 2 == 0
+                    ? try context.object("front", as: CycleFront.self)
+                    : try context.object("back", as: CycleBack.self).front
+                return front.back.front === front ? ObjectIdentifier(front) : nil
+            }, "round \(round): threads did not finish")
+            if handedOut.count > 1 { roundsHandingOutTwo += 1 }
         }
         withKnownIssue("a pair handed out, then dropped with its group (Docs/DESIGN.md, Known problems)", isIntermittent: true) {
             #expect(roundsHandingOutTwo == 0)
         }
+    }
+
+    /// One round of lookups of a factory whose `dependency` fails: `threads` threads released
+    /// together, each calling `lookup(thread, attempt)` `lookups` times; a `creationFailed` of
+    /// `dependency` is expected, any other error (and an object `lookup` finds miswired, `nil`)
+    /// is recorded as an issue. The identities handed out, or `nil` if the threads did not finish.
+    private static func flakyRound(threads: Int, lookups: Int, _ lookup: @escaping @Sendable (Int, Int) throws(ContextError) -> ObjectIdentifier?) -> Set<ObjectIdentifier>? {
+        let start = ConcurrencyBarrier(parties: threads)
+        let handedOut = Guarded<Set<ObjectIdentifier>>([])
+        let unexpected = Guarded<[String]>([])
+        let finished = ConcurrencyThreads.run(threads) { thread in
+            start.arriveAndWait()
+            for attempt in 0..<lookups {
+                do throws(ContextError) {
+                    guard let identity = try lookup(thread, attempt) else {
+                        unexpected.withLock { $0.append("an object wired to another's partner") }
+                        continue
+                    }
+                    _ = handedOut.withLock { $0.insert(identity) }
+                } catch {
+                    guard case let .creationFailed(key, _, underlying) = error, key == "dependency", underlying is CreationTestError else {
+                        unexpected.withLock { $0.append("\(error)") }
+                        continue
+                    }
+                }
+            }
+        }
+        guard finished else { return nil }
+        #expect(unexpected.value.isEmpty, "\(unexpected.value)")
+        return handedOut.value
     }
 
     @Test func madeAndUnrelatedObjectsAreServedWhileASingletonClosureIsHeldOpen() throws {
