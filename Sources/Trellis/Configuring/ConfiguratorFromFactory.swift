@@ -220,9 +220,7 @@ public struct ConfiguratorFromFactory: Sendable {
             for flag in [NameTable.lowerFirstDefault, NameTable.upperDefault] where flags & flag != 0 {
                 guard let alias = NameTable.asciiDefaults(of: key, flags: flag).first,
                       let problem = clash(alias, .generatedAlias, index, existing, keys, context) else { continue }
-                if let other = existing.first(where: { $0.name == alias })?.definition, clashedWith.insert(other).inserted {
-                    sink.note(problem)
-                }
+                note(problem, of: alias, existing, once: &clashedWith, &sink)
                 kept &= ~flag
             }
         }
@@ -261,9 +259,7 @@ public struct ConfiguratorFromFactory: Sendable {
         let hash = NameTable.hash(name) == 0 ? NameTable.anyHash(name) : NameTable.hash(name)
         let existing = table.caseInsensitiveMatches(of: name.utf8, hash: hash)
         if let problem = clash(name, kind, definition, existing, keys, context) {
-            if let other = existing.first(where: { $0.name == name })?.definition, clashedWith.insert(other).inserted {
-                sink.note(problem)
-            }
+            note(problem, of: name, existing, once: &clashedWith, &sink)
             return false
         }
         if kind == .key {
@@ -279,6 +275,13 @@ public struct ConfiguratorFromFactory: Sendable {
     private static func insert(_ name: String, _ kind: NameTable.Kind, _ definition: Int, into table: inout NameTableBuilder, _ keys: ContiguousArray<String>, _ context: String, _ sink: inout ProblemSink) -> Bool {
         var clashedWith: Set<Int> = []
         return insert(name, kind, definition, into: &table, keys, context, &sink, clashedWith: &clashedWith)
+    }
+
+    /// Notes `problem`, `name`'s clash with an existing name, unless a clash with that name's
+    /// definition was noted already (`clashedWith`): another repeats the first.
+    private static func note(_ problem: ContextError, of name: String, _ existing: [(name: String, kind: NameTable.Kind, definition: Int)], once clashedWith: inout Set<Int>, _ sink: inout ProblemSink) {
+        guard let other = existing.first(where: { $0.name == name })?.definition, clashedWith.insert(other).inserted else { return }
+        sink.note(problem)
     }
 
     /// The error for `name` (of `definition`, as `kind`) equal to an existing name, or `nil`.

@@ -265,16 +265,12 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
             return .missing(key: key)
         }
         recordEdge(to: found, in: context)
-        if let resolution, context.isValidation, requester >= 0, found.levels == 0 { noteSynchronousRead(of: found.index, in: resolution) }
+        // While validating: a synchronous first read (the getter, or `get()`) in the code
+        // `resolution` is nested in makes what it names synchronously.
+        if let resolution, context.isValidation, requester >= 0, found.levels == 0 {
+            resolution.enclosingSession?.noteSynchronousLookup(from: requester, to: found.index)
+        }
         return .found(context: context, key: key)
-    }
-
-    /// While validating the concurrent phase: this first read, made by the getter or a
-    /// synchronous `get()` in the code `resolution` is nested in, makes what it names
-    /// synchronously (`ProblemCollector.noteSynchronousLookup`).
-    private func noteSynchronousRead(of index: Int, in resolution: Resolution) {
-        guard let session = resolution.enclosingSession, session.restrictsAsync else { return }
-        session.problems?.noteSynchronousLookup(from: requester, to: index)
     }
 
     /// The object the first read, made in `resolution`, looks up, in a slot of its own.

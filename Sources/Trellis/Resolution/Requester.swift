@@ -40,14 +40,12 @@ struct Requester {
         }
     }
 
-    /// While validating the concurrent phase: a closure's lookup (or `dependsOn` name) made
-    /// synchronously, which the journal's edge does not tell from an awaited one.
+    /// While validating: a closure's lookup (or `dependsOn` name) of its own context is a
+    /// synchronous one (`Session.noteSynchronousLookup`).
     @inline(never)
     private func noteSynchronousLookup(of index: Int, levels: Int) {
         guard levels == 0, label == nil else { return }
-        let session = resolution.object.session
-        guard session.restrictsAsync else { return }
-        session.problems?.noteSynchronousLookup(from: self.index, to: index)
+        resolution.object.session.noteSynchronousLookup(from: self.index, to: index)
     }
 
     /// During a start, when the requesting definition asked for definition `index`

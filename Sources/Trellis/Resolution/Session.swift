@@ -34,6 +34,14 @@ final class Session: Sendable {
         restrictsAsync ? Session(problems: problems, startup: startup) : self
     }
 
+    /// While validating the concurrent phase (only then): notes that definition `from` of the
+    /// scratch context made its definition `to` synchronously, which the journal's edge does not
+    /// tell from an awaited lookup (`ProblemCollector.noteSynchronousLookup`).
+    func noteSynchronousLookup(from: Int, to: Int) {
+        guard restrictsAsync else { return }
+        problems?.noteSynchronousLookup(from: from, to: to)
+    }
+
     func isStarting(_ context: ApplicationContext) -> Bool {
         starting == ObjectIdentifier(context)
     }
