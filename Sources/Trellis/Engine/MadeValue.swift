@@ -142,6 +142,15 @@ struct MadeValue {
         }
     }
 
+    /// Whether `slot`, a definition's published value, is this value: the cell refers to this
+    /// object, or the slot is this box's. Another value there is another making's.
+    func isPublished(at slot: ValueSlot) -> Bool {
+        switch storage {
+        case let .object(object, _): slot.holdsFirst(object)
+        case let .boxed(box): box.slot.rawValue == slot.rawValue
+        }
+    }
+
     /// The slot lookups read once the value is published: the box's, or cell `index` of
     /// `cells` (empty until now), which then refers to the object (kept alive by whoever keeps
     /// this value: the definition's state). Called with the lock held.

@@ -20,7 +20,7 @@ extension SingletonSlot {
         let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
             try create(in: context, resolution, thread, ownedAs: word)
         }
-        if waitsForItsGroup(resolution) { return try publishedWithItsGroup(resolution, thread) }
+        if waitsForItsGroup(resolution, made) { return try publishedWithItsGroup(resolution, thread) }
         // A weak singleton is kept, not published: its lookup waits for the group as a
         // prototype's does, and makes it again if the group was dropped (with its slot).
         if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), GroupSettlement.settle(resolution, since: mark) {
@@ -40,21 +40,29 @@ extension SingletonSlot {
             let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
                 try create(in: context, resolution, thread, ownedAs: nil)
             }
-            if !waitsForItsGroup(resolution) { return made }
+            if !waitsForItsGroup(resolution, made) { return made }
         }
     }
 
-    /// Whether the lookup `resolution` runs, which made the singleton and is about to hand it to
-    /// its caller, must first wait for it to be published: it is not yet, because its group —
-    /// merged with another lookup's by a property cycle across them — waits for that lookup's
-    /// injections, and until then the singleton may hold an object whose properties are not all
-    /// filled. Only a lookup called from user code (not the continuation of a closure's work,
-    /// nor a lookup inside a making, whose outer lookup waits); never for a weak singleton,
-    /// which is kept rather than published.
+    /// Whether the lookup `resolution` runs, which made the singleton (`made`) and is about to
+    /// hand it to its caller, must first wait for it to be published: it is not yet, because its
+    /// group — merged with another lookup's by a property cycle across them — waits for that
+    /// lookup's injections, and until then the singleton may hold an object whose properties are
+    /// not all filled. Or the slot has published another object: `made` was dropped with its
+    /// group (another lookup's injection failed) and the singleton made again since, and the
+    /// lookup hands out that one, not its own. Only a lookup called from user code (not the
+    /// continuation of a closure's work, nor a lookup inside a making, whose outer lookup
+    /// waits); never for a weak singleton, which is kept rather than published.
     @inline(__always)
-    func waitsForItsGroup(_ resolution: Resolution) -> Bool {
-        records[index].published.load(ordering: .acquiring) == nil && resolution.depth == 0
-            && resolution.isCalledFromUserCode && records[index].scope != .weak
+    func waitsForItsGroup(_ resolution: Resolution, _ made: MadeValue) -> Bool {
+        !hasPublished(made) && resolution.depth == 0 && resolution.isCalledFromUserCode && records[index].scope != .weak
+    }
+
+    /// Whether the slot's published value is `made` (not merely some value).
+    @inline(__always)
+    private func hasPublished(_ made: MadeValue) -> Bool {
+        guard let published = records[index].published.load(ordering: .acquiring) else { return false }
+        return made.isPublished(at: published)
     }
 
     /// Makes, injects and publishes the singleton, which `resolution` has claimed.
@@ -112,7 +120,7 @@ extension SingletonSlot {
             case let .made(value): made = value
             case let .injecting(pending): made = try await pending.finish(resolution)
             }
-            guard waitsForItsGroup(resolution) else {
+            guard waitsForItsGroup(resolution, made) else {
                 // A weak singleton is kept, not published: as in `made`.
                 if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), await GroupSettlement.settle(resolution, since: mark) {
                     return try await madeAsync(resolution)
