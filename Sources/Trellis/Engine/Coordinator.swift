@@ -27,9 +27,13 @@ enum Coordinator {
     private static let earlyReferences = Atomic<UInt64>(0)
 
     /// Stamps `group` as having handed out an early reference now
-    /// (`PublicationGroup.lastEarlyReference`), and counts it. Called with `lock` held.
-    static func stampEarlyReference(_ group: PublicationGroup) {
-        group.lastEarlyReference = nextSequence()
+    /// (`PublicationGroup.lastEarlyReference`), notes it among the group's early references
+    /// with `taker` and the resolutions it runs for, which receive what it does
+    /// (`PublicationGroup.EarlyReference`), and counts it. Called with `lock` held.
+    static func stampEarlyReference(_ group: PublicationGroup, takenBy taker: Resolution) {
+        let now = nextSequence()
+        group.lastEarlyReference = now
+        group.earlyReferences.append(.init(sequence: now, holders: taker.withAncestors))
         earlyReferences.add(1, ordering: .releasing)
     }
 

@@ -90,8 +90,14 @@ struct Creation {
             let made = try prototypeInFrame(in: context, resolution, thread, body)
             // Handed to user code: not while another lookup still injects what it may hold, nor
             // holding what that lookup's failure dropped.
-            guard GroupSettlement.mustSettle(resolution, since: mark), GroupSettlement.settle(resolution, since: mark) else { return made }
-            discard(made)
+            guard GroupSettlement.mustSettle(resolution, since: mark) else { return made }
+            switch GroupSettlement.settle(resolution, since: mark) {
+            case .keep: return made
+            case .makeAgain: discard(made)
+            case .refuse:
+                discard(made)
+                throw context.requiresAwait(index, resolution)
+            }
         }
     }
 

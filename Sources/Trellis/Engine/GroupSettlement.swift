@@ -17,22 +17,34 @@ enum GroupSettlement {
         Coordinator.earlyReferenceCount != mark && resolution.depth == 0 && resolution.isCalledFromUserCode
     }
 
-    /// Waits, blocking, until the group of `resolution` injects nothing; returns at once where
-    /// waiting would close a cycle (a nested lookup whose outer lookup the group waits for) or
-    /// would block a caller that must not block (see `SingletonSlot.claim`).
-    ///
-    /// Returns whether the lookup must make its object again: an injection of its group failed
-    /// since the lookup took `mark`, and dropped what the group made, which the object may hold
-    /// (a singleton's lookup makes it again the same way, `SingletonSlot.publishedWithItsGroup`).
+    /// What a blocking lookup does with its object once it looked at its group (`settle`).
+    enum Outcome {
+        /// Hands it out: the group injects nothing, or waiting would close a cycle.
+        case keep
+        /// Makes it again: what it may hold was dropped.
+        case makeAgain
+        /// Throws `requiresAwait`: the group waits for work that has suspended (or for the main
+        /// actor), which a blocking caller must not wait for, and its object may hold what that
+        /// work has not finished, or will drop.
+        case refuse
+    }
+
+    /// Waits, blocking, until the group of `resolution` injects nothing; stops at once where
+    /// waiting would close a cycle (a nested lookup whose outer lookup the group waits for:
+    /// `keep`) or would block a caller that must not block (`refuse`, as `SingletonSlot.claim`
+    /// refuses such a wait); `makeAgain` if an injection of its group failed since the lookup
+    /// took `mark` and dropped what the group made, which the object may hold (a singleton's
+    /// lookup makes it again the same way, `SingletonSlot.publishedWithItsGroup`).
     @inline(never)
-    static func settle(_ resolution: Resolution, since mark: UInt64) -> Bool {
+    static func settle(_ resolution: Resolution, since mark: UInt64) -> Outcome {
         let lock = Coordinator.lock
         lock.lock()
         defer { lock.unlock() }
-        while let phase = unsettled(resolution), mayWait(resolution, for: phase, synchronously: true) {
+        while let phase = unsettled(resolution), Coordinator.cycle(through: phase, to: resolution) == nil {
+            guard phase.mayBeWaitedFor(synchronously: true) else { return .refuse }
             lock.wait()
         }
-        return wasDropped(resolution, since: mark)
+        return wasDropped(resolution, since: mark) ? .makeAgain : .keep
     }
 
     /// `settle` for an awaited lookup: waits by suspending.

@@ -16,8 +16,9 @@ struct PendingSingleton {
     let step: ObjectInjection.AsyncStep
 
     /// Awaits what the injection must await, then finishes it and publishes the singleton (with
-    /// its group): the end of `SingletonSlot.madeAsync`.
-    func finish(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
+    /// its group): the end of `SingletonSlot.madeAsync`. `nil` when it was dropped for what it
+    /// may hold (`SingletonSlot.finishCreating`), to be claimed again.
+    func finish(_ resolution: Resolution) async throws(ContextError) -> MadeValue? {
         resolution.push(slot.context, slot.index, injectInits: 0)
         defer { resolution.pop() }
         do {
@@ -26,7 +27,6 @@ struct PendingSingleton {
             slot.failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try slot.finishCreating(resolution, injecting)
-        return made
+        return try slot.finishCreating(resolution, injecting) ? made : nil
     }
 }

@@ -22,6 +22,8 @@ final class PublicationGroup: @unchecked Sendable {
         let context: ApplicationContext
         let index: Int
         let sequence: UInt64
+        /// The resolution that made it.
+        let maker: Resolution
 
         var slot: SingletonSlot { SingletonSlot(context, index) }
     }
@@ -47,6 +49,20 @@ final class PublicationGroup: @unchecked Sendable {
     /// what the group made; 0: never. A prototype or weak singleton whose lookup began before
     /// that and saw an early reference may hold a dropped object (`GroupSettlement`).
     @exclusivity(unchecked) var lastDrop: UInt64 = 0
+    /// An early reference the group handed out: when, and who may hold it.
+    struct EarlyReference {
+        let sequence: UInt64
+        /// The resolution that received it, then the ones it ran for (nested in or continuing),
+        /// outermost last: taken when it was handed out, as a finished continuation or nested
+        /// lookup forgets its parent.
+        let holders: [Resolution]
+    }
+
+    /// The early references the group handed out since it last published
+    /// (`Coordinator.stampEarlyReference`): what a failed injection of the group drops may be
+    /// held by their holders (`SingletonSlot.failInjecting`). Emptied when the group publishes:
+    /// an early reference handed out before then is published by then.
+    @exclusivity(unchecked) var earlyReferences: [EarlyReference] = []
     /// Tasks waiting for the group's injections to end (`GroupSettlement`); `nil` until one
     /// waits.
     @exclusivity(unchecked) var settleWaiters: [AsyncWaiter]?
@@ -79,10 +95,12 @@ final class PublicationGroup: @unchecked Sendable {
         guard other !== self else { return }
         injectors += other.injectors
         pending += other.pending
+        earlyReferences += other.earlyReferences
         if let waiters = other.settleWaiters { settleWaiters = (settleWaiters ?? []) + waiters }
         lastDrop = max(lastDrop, other.lastDrop)
         other.injectors = []
         other.pending = []
+        other.earlyReferences = []
         other.settleWaiters = nil
         other.forward = self
         wasMerged.store(true, ordering: .relaxed)
@@ -113,5 +131,6 @@ final class PublicationGroup: @unchecked Sendable {
             garbage.append(context)
         }
         pending.removeAll(keepingCapacity: true)
+        earlyReferences.removeAll()
     }
 }

@@ -17,14 +17,20 @@ extension SingletonSlot {
         let word = claimWithoutLock(resolution)
         if word == nil, let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
         let mark = GroupSettlement.mark
-        let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+        let created = try unretainedContext.with { context throws(ContextError) -> MadeValue? in
             try create(in: context, resolution, thread, ownedAs: word)
         }
+        // Dropped for what it may hold: claimed again.
+        guard let made = created else { return try self.made(resolution, thread) }
         if waitsForItsGroup(resolution, made) { return try publishedWithItsGroup(resolution, thread) }
         // A weak singleton is kept, not published: its lookup waits for the group as a
         // prototype's does, and makes it again if the group was dropped (with its slot).
-        if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), GroupSettlement.settle(resolution, since: mark) {
-            return try self.made(resolution, thread)
+        if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark) {
+            switch GroupSettlement.settle(resolution, since: mark) {
+            case .keep: break
+            case .makeAgain: return try self.made(resolution, thread)
+            case .refuse: throw requiresAwait(resolution)
+            }
         }
         return made
     }
@@ -35,12 +41,12 @@ extension SingletonSlot {
     @inline(never)
     private func publishedWithItsGroup(_ resolution: Resolution, _ thread: ThreadState) throws(ContextError) -> MadeValue {
         while true {
-            if let published = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true, untilPublished: true) }) { return published }
+            if let published = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return published }
             // Dropped with its group and claimed again, under the lock.
-            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue? in
                 try create(in: context, resolution, thread, ownedAs: nil)
             }
-            if !waitsForItsGroup(resolution, made) { return made }
+            if let made, !waitsForItsGroup(resolution, made) { return made }
         }
     }
 
@@ -71,8 +77,10 @@ extension SingletonSlot {
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
     ///
-    /// `word`: the owner's word if `resolution` claimed the slot without the lock.
-    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, ownedAs word: UInt?) throws(ContextError) -> MadeValue {
+    /// `word`: the owner's word if `resolution` claimed the slot without the lock. `nil` when
+    /// the made singleton was dropped for what it may hold (`finishCreating`): the caller
+    /// claims it again.
+    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, ownedAs word: UInt?) throws(ContextError) -> MadeValue? {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: thread.injectInits)
         thread.injectInits = 0
@@ -92,8 +100,7 @@ extension SingletonSlot {
             failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try finishCreating(resolution, injecting)
-        return made
+        return try finishCreating(resolution, injecting) ? made : nil
     }
 
     /// `made` for an async lookup: the same steps, waiting by suspending; may make async
@@ -115,11 +122,14 @@ extension SingletonSlot {
             } else {
                 outcome = try createWithoutWaiting(resolution, ownedAs: word)
             }
-            let made: MadeValue
+            let finished: MadeValue?
             switch outcome {
-            case let .made(value): made = value
-            case let .injecting(pending): made = try await pending.finish(resolution)
+            case let .made(value): finished = value
+            case let .injecting(pending): finished = try await pending.finish(resolution)
+            case .dropped: finished = nil
             }
+            // Dropped for what it may hold: claimed again.
+            guard let made = finished else { return try await madeAsync(resolution) }
             guard waitsForItsGroup(resolution, made) else {
                 // A weak singleton is kept, not published: as in `made`.
                 if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), await GroupSettlement.settle(resolution, since: mark) {
@@ -127,7 +137,7 @@ extension SingletonSlot {
                 }
                 return made
             }
-            if let published = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false, untilPublished: true) }) { return published }
+            if let published = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claim(resolution, waitsSynchronously: false) }) { return published }
             // Dropped with its group and claimed again, as in `made`.
             word = nil
         }
@@ -153,6 +163,8 @@ extension SingletonSlot {
     enum WithoutWaiting {
         /// Made (published, or deferred with its group).
         case made(MadeValue)
+        /// Dropped for what it may hold (`SingletonSlot.finishCreating`): claim it again.
+        case dropped
         /// Injecting, one of its properties to await (`PendingSingleton.finish`). Indirect:
         /// the common case stays the size of a made value.
         indirect case injecting(PendingSingleton)
@@ -202,8 +214,7 @@ extension SingletonSlot {
             failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        try finishCreating(resolution, injecting)
-        return .made(made)
+        return try finishCreating(resolution, injecting) ? .made(made) : .dropped
     }
 
     /// The singleton for a property an async injection fills without awaiting: made here if

@@ -32,14 +32,25 @@ extension SingletonSlot {
 
     /// The last step of making the singleton, injected: published without the lock when it
     /// injected so and nobody asked for it or took an early reference meanwhile, else with its
-    /// group.
-    func finishCreating(_ resolution: Resolution, _ injecting: Injecting) throws(ContextError) {
+    /// group. `false` when it was dropped instead, for its lookup to make it again: it may hold
+    /// an object another lookup's failed injection dropped (`isTainted`).
+    func finishCreating(_ resolution: Resolution, _ injecting: Injecting) throws(ContextError) -> Bool {
         if let word = injecting.word, publishInjectedWithoutLock(ownedAs: word, since: injecting.creationMark) {
             singletonMade(resolution)
-            return
+            return true
         }
-        try finishInjecting(resolution, since: injecting.creationMark)
+        guard try finishInjecting(resolution, injecting) else { return false }
         singletonMade(resolution)
+        return true
+    }
+
+    /// Whether the singleton `resolution` began making at `creationMark` may hold an object that
+    /// another lookup's failed injection dropped since: `resolution` received an early reference
+    /// after that injection began (`failInjecting` notes it). It is then dropped and made again,
+    /// never published holding the dropped object. Called with the lock held.
+    @inline(__always)
+    func isTainted(_ resolution: Resolution, since creationMark: CreationMark) -> Bool {
+        resolution.droppedUnder > creationMark.sequence
     }
 
     /// A singleton whose object has nothing to inject (no `@Inject` field, no `didInject`) needs
@@ -63,7 +74,8 @@ extension SingletonSlot {
         let lock = Coordinator.lock
         lock.lock()
         settleLocked()
-        guard resolution.group.isIdle || resolution.group.root.lastEarlyReference <= mark.sequence, !isClosed else {
+        // Tainted: left to `finishCreating`, which drops it.
+        guard resolution.group.isIdle || resolution.group.root.lastEarlyReference <= mark.sequence, !isClosed, !isTainted(resolution, since: mark) else {
             lock.unlock()
             return false
         }
@@ -185,8 +197,12 @@ extension SingletonSlot {
         return Injecting(creationMark: creationMark, mark: mark, word: nil)
     }
 
-    /// Injecting the singleton failed: it, and everything its group made since `mark`
-    /// (which may hold it), is dropped; the objects are released after the lock.
+    /// Injecting the singleton failed: it is dropped, with what may hold it — what its lookup
+    /// made since `mark`, and whatever another lookup of the group made that received an early
+    /// reference since (a property cycle across lookups); the lookups that received one are
+    /// noted (`Resolution.droppedUnder`), so that what they are still making is dropped and made
+    /// again when it ends (`isTainted`) instead of published holding a dropped object. The
+    /// objects are released after the lock.
     func failInjecting(_ resolution: Resolution, since mark: UInt64) {
         var garbage: [AnyObject] = []
         var late: [LateDisposal.Made] = []
@@ -194,21 +210,7 @@ extension SingletonSlot {
         Coordinator.lock.withLock {
             // Injecting without the lock: registered in its group first, as under the lock.
             settleLocked()
-            let group = resolution.group.root
-            group.removeInjector(resolution, depth: resolution.depth)
-            group.lastDrop = Coordinator.earlyReferenceCount
-            dropLocked(into: &garbage, late: &late)
-            woken += wakeWaiters()
-            var kept: [PublicationGroup.Pending] = []
-            for pending in group.pending {
-                guard pending.sequence > mark else { kept.append(pending); continue }
-                pending.slot.dropLocked(into: &garbage, late: &late)
-                woken += pending.slot.wakeWaiters()
-                garbage.append(pending.context)
-            }
-            group.pending = kept
-            if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }
-            woken += group.wakeSettleWaiters()
+            dropLocked(with: resolution, since: mark, &garbage, &woken, late: &late)
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }
@@ -216,24 +218,64 @@ extension SingletonSlot {
         withExtendedLifetime(garbage) {}
     }
 
+    /// `failInjecting`'s state change, for a singleton whose injection `resolution` began at
+    /// `mark`. Called with the lock held, after `settleLocked`.
+    private func dropLocked(with resolution: Resolution, since mark: UInt64, _ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [LateDisposal.Made]) {
+        let group = resolution.group.root
+        group.removeInjector(resolution, depth: resolution.depth)
+        group.lastDrop = Coordinator.earlyReferenceCount
+        let now = Coordinator.nextSequence()
+        for early in group.earlyReferences where early.sequence > mark {
+            // Up to this lookup: what it runs for unwinds with its error, or caught it.
+            for holder in early.holders {
+                if holder === resolution { break }
+                holder.droppedUnder = now
+            }
+        }
+        dropLocked(into: &garbage, late: &late)
+        woken += wakeWaiters()
+        var kept: [PublicationGroup.Pending] = []
+        for pending in group.pending {
+            guard pending.sequence > mark, pending.maker === resolution || pending.maker.droppedUnder == now else {
+                kept.append(pending)
+                continue
+            }
+            pending.slot.dropLocked(into: &garbage, late: &late)
+            woken += pending.slot.wakeWaiters()
+            garbage.append(pending.context)
+        }
+        group.pending = kept
+        if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }
+        woken += group.wakeSettleWaiters()
+    }
+
     /// The singleton is made and injected: it waits for its group, which is published when
-    /// its last injection ends.
+    /// its last injection ends. `false` when it was dropped instead (`isTainted`), for its lookup
+    /// to make it again.
     ///
     /// - Throws: `contextClosed` when this context was closed while it was being made: it is
     ///   not published, and it is disposed.
-    func finishInjecting(_ resolution: Resolution, since creationMark: CreationMark) throws(ContextError) {
-        if try finishAlone(resolution, since: creationMark) { return }
+    func finishInjecting(_ resolution: Resolution, _ injecting: Injecting) throws(ContextError) -> Bool {
+        if try finishAlone(resolution, since: injecting.creationMark) { return true }
         var garbage: [AnyObject] = []
         var woken: [Resumption<Void>] = []
         var late: [LateDisposal.Made] = []
         var mine: MadeValue?
+        var tainted = false
         Coordinator.lock.withLock {
+            settleLocked()
+            if isTainted(resolution, since: injecting.creationMark) {
+                tainted = true
+                dropLocked(with: resolution, since: injecting.mark, &garbage, &woken, late: &late)
+                Coordinator.lock.broadcast()
+                return
+            }
             let group = resolution.group.root
             group.removeInjector(resolution, depth: resolution.depth)
             guard case let .injecting(_, _, shareable) = states[index].phase else { return }
             mine = states[index].made
             states[index].phase = .deferred(group: group, shareable: shareable)
-            group.pending.append(.init(context: context, index: index, sequence: Coordinator.nextSequence()))
+            group.pending.append(.init(context: context, index: index, sequence: Coordinator.nextSequence(), maker: resolution))
             if group.injectors.isEmpty {
                 group.publishAll(&garbage, &woken, late: &late)
             } else {
@@ -252,6 +294,7 @@ extension SingletonSlot {
         LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
         if closedLate { throw context.closedError(looking: key) }
+        return !tainted
     }
 
     /// The common case of `finishInjecting`: the singleton is published at once, without the
@@ -271,7 +314,7 @@ extension SingletonSlot {
         let group = resolution.group.root
         let alone = group.injectors.count == 1 && group.injectors[0].resolution === resolution
         guard alone ? group.pending.isEmpty : group.lastEarlyReference <= creationMark.sequence,
-              !isClosed, states[index].asyncWaiters?.isEmpty ?? true else {
+              !isClosed, states[index].asyncWaiters?.isEmpty ?? true, !isTainted(resolution, since: creationMark) else {
             lock.unlock()
             return false
         }
@@ -280,6 +323,8 @@ extension SingletonSlot {
         } else {
             group.removeInjector(resolution, depth: resolution.depth)
         }
+        // The group is done: what it handed out early is published.
+        if group.injectors.isEmpty, !group.earlyReferences.isEmpty { group.earlyReferences.removeAll() }
         let unkept = publishLocked(states[index].made!)
         let woken = group.wakeSettleWaiters()
         lock.broadcast()

@@ -39,7 +39,7 @@ struct SingletonSlot: Sendable {
 
     /// The error of a synchronous lookup of the singleton that would have to wait for async
     /// work. Retains nothing: it is made under the lock.
-    private func requiresAwait(_ resolution: Resolution) -> ContextError {
+    func requiresAwait(_ resolution: Resolution) -> ContextError {
         unretainedContext.with { $0.requiresAwait(index, resolution) }
     }
 
@@ -48,17 +48,28 @@ struct SingletonSlot: Sendable {
     /// What a lookup in `resolution` does about the singleton now: the first step of the
     /// creation state machine. Called with the lock held.
     ///
-    /// `untilPublished`: the lookup made the singleton and waits for its group to publish it
-    /// (`SingletonSlot.waitsForItsGroup`); it takes the object before then only where waiting
-    /// would close a cycle, or would block a caller that must not block.
-    func claim(_ resolution: Resolution, waitsSynchronously: Bool, untilPublished: Bool = false) -> SlotClaim<MadeValue> {
+    /// A singleton made and waiting to be published with this lookup's own group (made by this
+    /// lookup, which waits for its publication, `SingletonSlot.waitsForItsGroup`, or by another
+    /// that shares or merged the group) is waited for like any other: the lookup takes it
+    /// before then only where waiting would close a cycle (the group waits for this lookup's
+    /// own injection, or a lookup it is nested in), and where it must not block for the group (a
+    /// synchronous caller, the group waiting for work that has suspended) it gets
+    /// `requiresAwait`, as for any other wait it must not make: never an object the group's
+    /// injections have not finished, or a failure of the group may then drop.
+    func claim(_ resolution: Resolution, waitsSynchronously: Bool) -> SlotClaim<MadeValue> {
         settleLocked()
         if records[index].published.load(ordering: .acquiring) != nil { return .made(states[index].made!) }
         if records[index].scope == .weak, let made = liveWeakSingleton() { return .made(made) }
         if isClosed { return .failed(unretainedContext.with { $0.closedError(looking: key) }) }
         let phase = states[index].phase
-        if untilPublished, case let .deferred(group, _) = phase, group.root === resolution.group.root {
-            return Coordinator.cycle(through: phase, to: resolution) == nil && mayWait(for: phase, waitsSynchronously) ? .wait : .made(states[index].made!)
+        if case let .deferred(group, _) = phase, group.root === resolution.group.root {
+            guard Coordinator.cycle(through: phase, to: resolution) != nil else {
+                return mayWait(for: phase, waitsSynchronously) ? .wait : .failed(requiresAwait(resolution))
+            }
+            // Held by the lookups it runs for: dropped with the group, what they make is made
+            // again (`failInjecting`).
+            Coordinator.stampEarlyReference(group.root, takenBy: resolution)
+            return .made(states[index].made!)
         }
         switch phase {
         case .idle:
@@ -70,10 +81,6 @@ struct SingletonSlot: Sendable {
             }
             states[index].phase = .making(owner: resolution, depth: resolution.depth + 1)
             return .claimed
-        case let .deferred(group, _) where group.root === resolution.group.root:
-            // Finished, waiting to be published with this lookup's own group.
-            Coordinator.stampEarlyReference(group.root)
-            return .made(states[index].made!)
         case .making, .injecting, .deferred:
             if let waited = Coordinator.cycle(through: phase, to: resolution) ?? waitForMainActorHop(phase, resolution, waitsSynchronously) {
                 let cyclePath = resolution.cyclePrefix(closedBy: phase.blockers.first?.resolution) + [key] + waited
@@ -92,7 +99,7 @@ struct SingletonSlot: Sendable {
                 // A property cycle: the object exists, its properties are being injected.
                 guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
-                Coordinator.stampEarlyReference(ownerGroup)
+                Coordinator.stampEarlyReference(ownerGroup, takenBy: resolution)
                 return .made(states[index].made!)
             }
             return mayWait(for: phase, waitsSynchronously) ? .wait : .failed(requiresAwait(resolution))

@@ -160,7 +160,7 @@ struct ObjectInjection: BitwiseCopyable {
                 }
             }
             switch made {
-            case .none: return .awaiting(position)
+            case .none, .dropped?: return .awaiting(position)
             case let .made(made)?: try fill(position, with: made)
             case let .injecting(pending)?: return .awaitingSingleton(position, pending)
             }
@@ -218,7 +218,11 @@ struct ObjectInjection: BitwiseCopyable {
                 step = try fillWithoutAwait(from: position + 1)
             case let .awaitingSingleton(position, pending):
                 do throws(ContextError) {
-                    let made = try await pending.finish(resolution)
+                    guard let made = try await pending.finish(resolution) else {
+                        // Dropped for what it may hold: made again as any awaited field is.
+                        step = .awaiting(position)
+                        continue
+                    }
                     try bound { () throws(ContextError) in try fill(position, with: made) }
                 } catch {
                     try collectOrThrow(error)

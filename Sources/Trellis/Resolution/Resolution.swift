@@ -81,6 +81,11 @@ final class Resolution: @unchecked Sendable {
     @exclusivity(unchecked) var children: [Resolution] = []
     /// Where the singletons it makes wait to be published (see `PublicationGroup`).
     @exclusivity(unchecked) var group: PublicationGroup
+    /// When another lookup's failed injection last dropped objects this resolution may hold (it
+    /// received an early reference after that injection began); 0: never. A singleton this
+    /// resolution began making before then is dropped and made again rather than published
+    /// (`SingletonSlot.isTainted`).
+    @exclusivity(unchecked) var droppedUnder: UInt64 = 0
     /// The last problem a validation collected in this resolution instead of throwing it
     /// (`ObjectInjection`): an object whose property it left unfilled fails with it once its
     /// other properties are filled, so it is never handed on half-injected. Only set while
@@ -306,6 +311,17 @@ final class Resolution: @unchecked Sendable {
             resolution = current.parent
         }
         return segments.reversed().flatMap { $0 }
+    }
+
+    /// This resolution, then the ones it continues or is nested in, outermost last.
+    var withAncestors: [Resolution] {
+        var chain: [Resolution] = []
+        var resolution: Resolution? = self
+        while let current = resolution {
+            chain.append(current)
+            resolution = current.parent
+        }
+        return chain
     }
 
     /// Whether `outer` is this resolution or one it continues or is nested in.

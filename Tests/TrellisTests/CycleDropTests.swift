@@ -1,0 +1,318 @@
+import Testing
+@testable import Trellis
+import TrellisTestSupport
+
+// Docs/Concurrency.md ("Across threads and tasks"): when an injection of a publication group
+// fails, what another lookup took early from the group is dropped with it; what that lookup is
+// still making and may hold it is dropped and made again when it ends, never published holding a
+// dropped object.
+
+/// `front` injects `middle`, then `failing`, which throws; `middle` and `back` inject each other
+/// (a property cycle); `back` also injects `slow`. The gates steer one lookup of `front` (a
+/// thread) and one of `back` (a task) through the cycle and the failure.
+private final class DropGates: Sendable {
+    /// `middle`'s first closure run has begun; it waits for `middleRelease`.
+    let middleEntered = ConcurrencyLatch(count: 1)
+    let middleRelease = ConcurrencyLatch(count: 1)
+    /// `back`'s injection reached `slow` (holding `middle` early); it suspends until
+    /// `slowRelease` opens (never blocking a thread of the cooperative pool, which the task's
+    /// lookup runs on).
+    let atSlow = ConcurrencyLatch(count: 1)
+    let slowRelease = AsyncGate()
+    let middlesMade = ConcurrencyCounter()
+}
+
+private final class DropFront: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var middle: DropMiddle
+    @Inject var failing: DropFailing
+}
+
+private final class DropMiddle: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var back: DropBack
+}
+
+private final class DropBack: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var middle: DropMiddle
+    @Inject var slow: DropSlow
+}
+
+private final class DropSlow: Sendable {}
+private final class DropFailing: Sendable {}
+private struct DropFailure: Error {}
+
+private struct DroppingCycleFactory: ObjectFactory {
+    let gates = DropGates()
+
+    var definitions: Definitions {
+        createSingleton("front") { DropFront() }
+        createSingleton("middle") { [gates] () -> DropMiddle in
+            gates.middlesMade.increment()
+            if gates.middlesMade.value == 1 {
+                gates.middleEntered.countDown()
+                gates.middleRelease.wait()
+            }
+            return DropMiddle()
+        }
+        createSingleton("back") { DropBack() }
+        createSingleton("slow") { [gates] () async -> DropSlow in
+            gates.atSlow.countDown()
+            await gates.slowRelease.wait()
+            return DropSlow()
+        }
+        createSingleton("failing") { [gates] () throws -> DropFailing in
+            gates.atSlow.wait()
+            throw DropFailure()
+        }
+    }
+}
+
+/// The thread's lookup of `front` makes `middle`, whose `back` the task is injecting while it
+/// waits for `middle`: a property cycle across them, so the thread takes `back` early and
+/// their groups merge; `middle` waits for the group, and the task takes it early. Then `front`'s
+/// `failing` throws, which drops `front` and `middle`: the task's `back`, holding that `middle`,
+/// was published with it (one key, two objects: `back.middle` and a new `middle`). It is made
+/// again instead.
+@Test func aSingletonHoldingWhatAnotherLookupsFailureDroppedIsMadeAgainNotPublished() async throws {
+    let factory = DroppingCycleFactory()
+    let gates = factory.gates
+    let context = try await ApplicationContext(factory)
+    let frontError = Guarded<ContextError?>(nil)
+    let frontDone = ConcurrencyThreads.start(1) { _ in
+        let error = thrownContextError { () throws(ContextError) in _ = try lookUpSynchronously(context, "front", as: DropFront.self) }
+        frontError.withLock { $0 = error }
+    }
+    defer {
+        // Never leave a thread or task waiting, whatever fails.
+        gates.middleRelease.countDown()
+        gates.slowRelease.open()
+    }
+    try #require(await opensInTime(gates.middleEntered), "middle's closure never ran")
+    let back = Task { try await context.object("back", as: DropBack.self) }
+    // Once the task waits for `middle` (a waiter on its slot), let the thread finish making it.
+    let middleIndex = try #require(context.configuration.table.definition(withKey: "middle"))
+    let waiting = await AsyncHangGuard.run("the task waiting for middle") { () -> Bool in
+        while Coordinator.lock.withLock({ (context.states[middleIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
+        return true
+    }
+    try #require(waiting == true)
+    gates.middleRelease.countDown()
+    try #require(await opensInTime(frontDone), "the lookup of front never returned")
+    guard case let .creationFailed(key, _, underlying) = try #require(frontError.value), key == "failing", underlying is DropFailure else {
+        Issue.record("front: \(String(describing: frontError.value))")
+        return
+    }
+    gates.slowRelease.open()
+    let handedOut = await AsyncHangGuard.run("the lookup of back") { try? await back.value }
+    let madeBack = try #require(handedOut ?? nil, "the lookup of back failed or did not finish")
+
+    let middle = try await context.object("middle", as: DropMiddle.self)
+    #expect(madeBack.middle === middle, "back holds a middle the failure dropped")
+    #expect(middle.back === madeBack)
+    #expect(try await context.object("back", as: DropBack.self) === madeBack)
+}
+
+/// The synchronous lookup, from a thread a test started inside an async test.
+private func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: String, as _: T.Type) throws(ContextError) -> T {
+    try context.object(key, as: T.self)
+}
+
+// MARK: - A ring whose member always fails, asked for by threads and tasks at once
+
+private final class RingA: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var b: RingB
+    @Inject var failing: DropFailing
+}
+
+private final class RingB: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var c: RingC
+}
+
+private final class RingC: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var a: RingA
+}
+
+/// A prototype outside the ring, injecting a member.
+private final class RingUser: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var b: RingB
+}
+
+/// `a.b`, `b.c`, `c.a`, and `a.failing`, which always throws: nothing of the ring can be made,
+/// nor the prototype `user` of `b`.
+private struct FailingRingFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("a") { RingA() }
+        createSingleton("b") { RingB() }
+        createSingleton("c") { RingC() }
+        createPrototype("user") { RingUser() }
+        createSingleton("failing") { () throws -> DropFailing in throw DropFailure() }
+    }
+}
+
+private let ringKeys = ["a", "b", "c", "user"]
+
+/// Looks `key` up blocking: whether an object was handed out.
+private func ringObjectHandedOut(_ context: ApplicationContext, _ key: String) throws(ContextError) -> Bool {
+    switch key {
+    case "a": _ = try context.object("a", as: RingA.self)
+    case "b": _ = try context.object("b", as: RingB.self)
+    case "c": _ = try context.object("c", as: RingC.self)
+    default: _ = try context.object("user", as: RingUser.self)
+    }
+    return true
+}
+
+/// Looks `key` up with `await`: whether an object was handed out.
+private func ringObjectHandedOutAwaiting(_ context: ApplicationContext, _ key: String) async throws(ContextError) -> Bool {
+    switch key {
+    case "a": _ = try await context.object("a", as: RingA.self)
+    case "b": _ = try await context.object("b", as: RingB.self)
+    case "c": _ = try await context.object("c", as: RingC.self)
+    default: _ = try await context.object("user", as: RingUser.self)
+    }
+    return true
+}
+
+/// Every lookup's error is the failure or, for a blocking one that met the ring being made by a
+/// task that has suspended, `requiresAwait`; anything else is recorded.
+private func noteRingError(_ error: ContextError, _ unexpected: Guarded<[String]>) {
+    switch error {
+    case let .creationFailed(key, _, underlying) where key == "failing" && underlying is DropFailure: return
+    case .requiresAwait: return
+    default: unexpected.withLock { $0.append("\(error)") }
+    }
+}
+
+/// Two threads looking the ring up blocking and two tasks with `await`, eight lookups each, at
+/// once: every lookup throws. A blocking lookup whose object waited for its group, which waited
+/// for a task's injection that had suspended, used to take the object without waiting — and the
+/// failure then dropped what it held: a lookup of `b` returned an object whose `c` was never
+/// injected (reading `b.c.a` trapped). It gets `requiresAwait` now (Docs/Async.md, "What
+/// suspends and what blocks"), as does a prototype's lookup (`user`) in the same place.
+@Test func aRingThatCannotBeMadeHandsNothingOutToThreadsOrTasksAskingAtOnce() async throws {
+    for round in 0..<300 {
+        let context = try await ApplicationContext(FailingRingFactory())
+        let handedOut = Guarded<[String]>([])
+        let unexpected = Guarded<[String]>([])
+        let threads = ConcurrencyThreads.start(2) { thread in
+            for attempt in 0..<8 {
+                let key = ringKeys[(thread * 2 + attempt) % ringKeys.count]
+                do throws(ContextError) {
+                    if try ringObjectHandedOut(context, key) { handedOut.withLock { $0.append(key) } }
+                } catch {
+                    noteRingError(error, unexpected)
+                }
+            }
+        }
+        let tasksDone = await AsyncHangGuard.run("round \(round): the awaited lookups") {
+            await withTaskGroup(of: Void.self) { group in
+                for task in 2..<4 {
+                    group.addTask {
+                        for attempt in 0..<8 {
+                            let key = ringKeys[(task * 2 + attempt) % ringKeys.count]
+                            do throws(ContextError) {
+                                if try await ringObjectHandedOutAwaiting(context, key) { handedOut.withLock { $0.append(key) } }
+                            } catch {
+                                noteRingError(error, unexpected)
+                            }
+                        }
+                    }
+                }
+            }
+            return true
+        }
+        try #require(tasksDone == true)
+        try #require(await opensInTime(threads), "round \(round): the blocking lookups did not return")
+        #expect(handedOut.value.isEmpty, "round \(round): handed out \(handedOut.value)")
+        #expect(unexpected.value.isEmpty, "round \(round): \(unexpected.value)")
+        if !handedOut.value.isEmpty || !unexpected.value.isEmpty { return }
+    }
+}
+
+// MARK: - An async let's failure, caught by the closure that started it
+
+private final class LetGates: Sendable {
+    /// `partner`'s injection reached `slow`: `shared` is made and waits for the group.
+    let atSlow = AsyncGate()
+    let slowRelease = AsyncGate()
+    /// `holder`'s lookup of `shared` returned (with or without an object).
+    let sharedAnswered = ConcurrencyFlag()
+    let holderRuns = ConcurrencyCounter()
+}
+
+private final class LetHolder: Sendable {
+    let shared: LetShared?
+    init(_ shared: LetShared?) { self.shared = shared }
+}
+
+private final class LetPartner: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var shared: LetShared
+    @Inject var slow: DropSlow
+    @Inject var failing: DropFailing
+}
+
+private final class LetShared: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var partner: LetPartner
+}
+
+/// `holder`'s closure looks `partner` up in an `async let` (a continuation of its lookup),
+/// ignoring its failure, and `shared` itself; `partner` and `shared` inject each other, and
+/// `partner` also `failing`, which always throws.
+private struct AsyncLetFailureFactory: ObjectFactory {
+    let gates = LetGates()
+
+    var definitions: Definitions {
+        createSingleton("holder") { [gates] (r: Resolver) async throws -> LetHolder in
+            gates.holderRuns.increment()
+            async let partner = try? await r.object("partner", as: LetPartner.self)
+            await gates.atSlow.wait()
+            let shared = try? await r.object("shared", as: LetShared.self)
+            gates.sharedAnswered.set()
+            _ = await partner
+            return LetHolder(shared)
+        }
+        createSingleton("partner") { LetPartner() }
+        createSingleton("shared") { LetShared() }
+        createSingleton("slow") { [gates] () async -> DropSlow in
+            gates.atSlow.open()
+            await gates.slowRelease.wait()
+            return DropSlow()
+        }
+        createSingleton("failing") { () throws -> DropFailing in throw DropFailure() }
+    }
+}
+
+/// The closure's own lookup of `shared`, which the `async let` made and which waits for the
+/// group (its partner is being injected), waits for it instead of taking it early: the partner's
+/// failure drops `shared`, and the closure then makes it itself and gets the failure. It used to
+/// take it early and be published holding the dropped `shared` (a key with two objects: none
+/// that a lookup can get); taken early and made again, it would be made again forever.
+@Test func aSingletonSharingItsGroupWithAFailingAsyncLetWaitsForItInsteadOfHoldingWhatItDrops() async throws {
+    let factory = AsyncLetFailureFactory()
+    let gates = factory.gates
+    let context = try await ApplicationContext(factory)
+    defer { gates.slowRelease.open() }
+    let holder = Task { try await context.object("holder", as: LetHolder.self) }
+    let sharedIndex = try #require(context.configuration.table.definition(withKey: "shared"))
+    // Once the closure's lookup of `shared` waits for it (or has its answer), let `partner` go on.
+    let asked = await AsyncHangGuard.run("the lookup of shared") { () -> Bool in
+        while !gates.sharedAnswered.isSet, Coordinator.lock.withLock({ (context.states[sharedIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
+        return true
+    }
+    try #require(asked == true)
+    gates.slowRelease.open()
+    let made = await AsyncHangGuard.run("the lookup of holder") { try? await holder.value }
+    let madeHolder = try #require(made ?? nil, "the lookup of holder failed or did not finish")
+
+    #expect(madeHolder.shared == nil, "holder holds a shared its partner's failure dropped")
+    #expect(gates.holderRuns.value == 1)
+    #expect(await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("shared", as: LetShared.self) } != nil)
+}
