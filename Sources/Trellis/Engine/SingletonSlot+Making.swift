@@ -17,11 +17,12 @@ extension SingletonSlot {
         let word = claimWithoutLock(resolution)
         if word == nil, let made = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return made }
         let mark = GroupSettlement.mark
-        let created = try unretainedContext.with { context throws(ContextError) -> MadeValue? in
-            try create(in: context, resolution, thread, ownedAs: word)
+        var dropped = false
+        let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+            try create(in: context, resolution, thread, ownedAs: word, dropped: &dropped)
         }
         // Dropped for what it may hold: claimed again.
-        guard let made = created else { return try self.made(resolution, thread) }
+        if dropped { return try self.made(resolution, thread) }
         if waitsForItsGroup(resolution, made) { return try publishedWithItsGroup(resolution, thread) }
         // A weak singleton is kept, not published: its lookup waits for the group as a
         // prototype's does, and makes it again if the group was dropped (with its slot).
@@ -43,10 +44,11 @@ extension SingletonSlot {
         while true {
             if let published = try WaitTarget.singleton(self).acquireBlocking(resolution, { claim(resolution, waitsSynchronously: true) }) { return published }
             // Dropped with its group and claimed again, under the lock.
-            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue? in
-                try create(in: context, resolution, thread, ownedAs: nil)
+            var dropped = false
+            let made = try unretainedContext.with { context throws(ContextError) -> MadeValue in
+                try create(in: context, resolution, thread, ownedAs: nil, dropped: &dropped)
             }
-            if let made, !waitsForItsGroup(resolution, made) { return made }
+            if !dropped, !waitsForItsGroup(resolution, made) { return made }
         }
     }
 
@@ -61,7 +63,7 @@ extension SingletonSlot {
     /// waits); never for a weak singleton, which is kept rather than published.
     @inline(__always)
     func waitsForItsGroup(_ resolution: Resolution, _ made: MadeValue) -> Bool {
-        !hasPublished(made) && resolution.depth == 0 && resolution.isCalledFromUserCode && records[index].scope != .weak
+        resolution.depth == 0 && resolution.isCalledFromUserCode && records[index].scope != .weak && !hasPublished(made)
     }
 
     /// Whether the slot's published value is `made` (not merely some value).
@@ -77,10 +79,12 @@ extension SingletonSlot {
     /// may reference each other through properties. Whatever is made while it is injected may
     /// hold its unfinished object, so it is published with its `PublicationGroup`.
     ///
-    /// `word`: the owner's word if `resolution` claimed the slot without the lock. `nil` when
-    /// the made singleton was dropped for what it may hold (`finishCreating`): the caller
-    /// claims it again.
-    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, ownedAs word: UInt?) throws(ContextError) -> MadeValue? {
+    /// `word`: the owner's word if `resolution` claimed the slot without the lock. `dropped`:
+    /// set when the made singleton was dropped for what it may hold (`finishCreating`), for the
+    /// caller to claim it again (not an optional result: the common path stays free of its
+    /// copies).
+    @inline(__always)
+    private func create(in context: ApplicationContext, _ resolution: Resolution, _ thread: ThreadState, ownedAs word: UInt?, dropped: inout Bool) throws(ContextError) -> MadeValue {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         resolution.push(context, index, injectInits: thread.injectInits)
         thread.injectInits = 0
@@ -100,7 +104,8 @@ extension SingletonSlot {
             failInjecting(resolution, since: injecting.mark)
             throw error
         }
-        return try finishCreating(resolution, injecting) ? made : nil
+        dropped = try !finishCreating(resolution, injecting)
+        return made
     }
 
     /// `made` for an async lookup: the same steps, waiting by suspending; may make async
@@ -122,14 +127,16 @@ extension SingletonSlot {
             } else {
                 outcome = try createWithoutWaiting(resolution, ownedAs: word)
             }
-            let finished: MadeValue?
+            let made: MadeValue
             switch outcome {
-            case let .made(value): finished = value
-            case let .injecting(pending): finished = try await pending.finish(resolution)
-            case .dropped: finished = nil
+            case let .made(value): made = value
+            case let .injecting(pending):
+                guard let value = try await pending.finish(resolution) else { return try await madeAsync(resolution) }
+                made = value
+            case .dropped:
+                // Dropped for what it may hold: claimed again.
+                return try await madeAsync(resolution)
             }
-            // Dropped for what it may hold: claimed again.
-            guard let made = finished else { return try await madeAsync(resolution) }
             guard waitsForItsGroup(resolution, made) else {
                 // A weak singleton is kept, not published: as in `made`.
                 if records[index].scope == .weak, GroupSettlement.mustSettle(resolution, since: mark), await GroupSettlement.settle(resolution, since: mark) {
