@@ -316,3 +316,150 @@ private struct AsyncLetFailureFactory: ObjectFactory {
     #expect(gates.holderRuns.value == 1)
     #expect(await thrownContextErrorAsync { () async throws(ContextError) in _ = try await context.object("shared", as: LetShared.self) } != nil)
 }
+
+// MARK: - A wait for a singleton of the lookup's own group, on a cycle closed later
+
+private final class MergeGates: Sendable {
+    /// `y`'s closure waits for `yRelease`; `c`'s for `zEntered`; `z`'s for `zRelease`.
+    let yEntered = ConcurrencyLatch(count: 1)
+    let yRelease = ConcurrencyLatch(count: 1)
+    let zEntered = ConcurrencyLatch(count: 1)
+    let zRelease = ConcurrencyLatch(count: 1)
+}
+
+private final class MergeX: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var y: MergeY
+}
+
+private final class MergeY: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var s: MergeS
+}
+
+private final class MergeS: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var x: MergeX
+}
+
+private final class MergeW: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var y: MergeY
+    @Inject var z: MergeZ
+}
+
+private final class MergeT: Sendable {
+    let s: MergeS
+    init(_ s: MergeS) { self.s = s }
+}
+
+private final class MergeZ: Sendable {
+    let t: MergeT
+    init(_ t: MergeT) { self.t = t }
+}
+
+private final class MergeC: Sendable {
+    let x: MergeX
+    let t: MergeT
+    init(_ x: MergeX, _ t: MergeT) {
+        self.x = x
+        self.t = t
+    }
+}
+
+/// A property cycle `x.y`, `y.s`, `s.x` that two lookups make together (`w` needs `y`, `c` needs
+/// `x`), then closures: `c` makes `t`, whose closure needs `s`; `w`'s `z`, whose closure needs
+/// `t`.
+private struct MergedGroupFactory: ObjectFactory {
+    let gates = MergeGates()
+
+    var definitions: Definitions {
+        createSingleton("x") { MergeX() }
+        createSingleton("y") { [gates] () -> MergeY in
+            gates.yEntered.countDown()
+            gates.yRelease.wait()
+            return MergeY()
+        }
+        createSingleton("s") { MergeS() }
+        createSingleton("w") { MergeW() }
+        createSingleton("z") { [gates] (r: Resolver) throws -> MergeZ in
+            gates.zEntered.countDown()
+            gates.zRelease.wait()
+            return MergeZ(try r.object("t"))
+        }
+        createSingleton("t") { (r: Resolver) throws -> MergeT in MergeT(try r.object("s")) }
+        createSingleton("c") { [gates] (r: Resolver) throws -> MergeC in
+            let x: MergeX = try r.object("x")
+            gates.zEntered.wait()
+            return MergeC(x, try r.object("t"))
+        }
+    }
+}
+
+/// Whether definition `key`'s phase says `matches` (its slot settled under the lock).
+private func phase(of key: String, in context: ApplicationContext, _ matches: (CreationPhase) -> Bool) -> Bool {
+    guard let index = context.configuration.table.definition(withKey: key) else { return false }
+    return Coordinator.lock.withLock { matches(context.states[index].phase) }
+}
+
+/// Whether a lookup holding an early reference of the group `key` waits in waits for `key`.
+private func aLookupOfItsGroupWaits(for key: String, in context: ApplicationContext) -> Bool {
+    phase(of: key, in: context) { phase in
+        guard case let .deferred(group, _) = phase else { return false }
+        return group.root.earlyReferences.contains { $0.holders.contains { $0.waitingFor?.key == key } }
+    }
+}
+
+/// The lookup of `c`, merged with `w`'s by the cycle, meets `s` waiting for that group: nothing
+/// forces it to take `s` early, so it waits. Then `w`'s `z` needs `t`, which `c`'s lookup is
+/// making, its closure waiting for `s`: a cycle of waits, which `c`'s lookup breaks by taking `s`
+/// early — not a `circularDependency` for `w` (there is no cycle of closures: `w → z → t → s`
+/// does not come back). A second lookup of `w` registers `w`'s injection in the group.
+@Test func aWaitForTheLookupsOwnGroupOnACycleOfWaitsEndsWithAnEarlyReferenceNotAnError() async throws {
+    let factory = MergedGroupFactory()
+    let gates = factory.gates
+    let context = try await ApplicationContext(factory)
+    defer {
+        // Never leave a thread waiting, whatever fails.
+        gates.yRelease.countDown()
+        gates.zEntered.countDown()
+        gates.zRelease.countDown()
+    }
+    let errors = Guarded<[String]>([])
+    let made = Guarded<[String: AnyObject]>([:])
+    let lookUp: @Sendable (String) -> Void = { key in
+        do throws(ContextError) {
+            let object: AnyObject = key == "w" ? try lookUpSynchronously(context, "w", as: MergeW.self) : try lookUpSynchronously(context, "c", as: MergeC.self)
+            made.withLock { $0[key] = object }
+        } catch {
+            errors.withLock { $0.append("\(key): \(error)") }
+        }
+    }
+    let steps = await AsyncHangGuard.run("the lookups reaching each step") { () -> Bool in
+        func until(_ condition: @Sendable () -> Bool) async { while !condition() { await Task.yield() } }
+        let first = ConcurrencyThreads.start(1) { _ in lookUp("w") }
+        guard await opensInTime(gates.yEntered) else { return false }
+        // The second lookup of `w` waits for it: `w`'s injection is registered in its group.
+        let second = ConcurrencyThreads.start(1) { _ in lookUp("w") }
+        await until { phase(of: "w", in: context) { if case .injecting = $0 { true } else { false } } }
+        // `c`'s lookup, injecting `x`, waits for `y` (its claim settled `y`'s slot).
+        let third = ConcurrencyThreads.start(1) { _ in lookUp("c") }
+        await until { phase(of: "y", in: context) { if case .making = $0 { true } else { false } } }
+        gates.yRelease.countDown()
+        // `t`'s closure, on `c`'s lookup, waits for `s`, which waits for the merged group.
+        await until { aLookupOfItsGroupWaits(for: "s", in: context) }
+        gates.zRelease.countDown()
+        for done in [first, second, third] {
+            guard await opensInTime(done) else { return false }
+        }
+        return true
+    }
+    try #require(steps == true, "the lookups did not finish")
+    #expect(errors.value.isEmpty, "\(errors.value)")
+    let w = try #require(made.value["w"] as? MergeW)
+    let c = try #require(made.value["c"] as? MergeC)
+    let s = try await context.object("s", as: MergeS.self)
+    #expect(w.z.t === c.t)
+    #expect(c.t.s === s)
+    #expect(w.y.s === s && s.x === c.x && c.x.y === w.y)
+}

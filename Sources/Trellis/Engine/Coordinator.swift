@@ -66,6 +66,35 @@ enum Coordinator {
         firstFrame(reachedFrom: phase, tracksKeys: true) { $0.resolution === asker }?.keys
     }
 
+    /// A lookup on a cycle of waits from `phase` back to `asker` that waits for a singleton made
+    /// and waiting to be published with its own group: a wait it may end by taking the object
+    /// early (`SingletonSlot.claim` takes it once waiting closes a cycle), so the cycle is no
+    /// error. `nil` if there is no cycle, or no such wait on one. Called with `lock` held.
+    static func waiterForItsOwnGroup(onCycleThrough phase: CreationPhase, to asker: Resolution) -> Resolution? {
+        var visited: [ObjectIdentifier: Int] = [:]
+        var work: [(PublicationGroup.Injector, Resolution?)] = phase.blockers.map { ($0, nil) }
+        while let (frame, waiter) = work.popLast() {
+            let resolution = frame.resolution
+            if resolution === asker {
+                if let waiter { return waiter }
+                continue
+            }
+            let id = ObjectIdentifier(resolution)
+            if let seen = visited[id], seen <= frame.depth { continue }
+            visited[id] = frame.depth
+            if let waited = resolution.waitingFor {
+                let waitedPhase = waited.phase
+                var onPath = waiter
+                if onPath == nil, case let .deferred(group, _) = waitedPhase, group.root === resolution.group.root { onPath = resolution }
+                for blocker in waitedPhase.blockers { work.append((blocker, onPath)) }
+            }
+            for child in resolution.children where child.attachDepth >= frame.depth {
+                work.append((.init(resolution: child, depth: 0), waiter))
+            }
+        }
+        return nil
+    }
+
     /// The first frame of the wait-for graph (see `cycle`) reached from `phase` that `matches`
     /// accepts, with the keys of the definitions waited on to reach it (`tracksKeys`; else
     /// none, and nothing allocated for them): what the end of `phase` waits for, directly or

@@ -94,10 +94,10 @@ struct SingletonSlot: Sendable {
                     ownerGroup = group.root
                     shareable = isShareable
                 default:
-                    return .failed(.circularDependency(path: cyclePath))
+                    return waitForAnEarlyReference(phase, resolution, waitsSynchronously) ?? .failed(.circularDependency(path: cyclePath))
                 }
                 // A property cycle: the object exists, its properties are being injected.
-                guard shareable else { return .failed(.circularDependency(path: cyclePath)) }
+                guard shareable else { return waitForAnEarlyReference(phase, resolution, waitsSynchronously) ?? .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
                 Coordinator.stampEarlyReference(ownerGroup, takenBy: resolution)
                 return .made(states[index].made!)
@@ -121,6 +121,23 @@ struct SingletonSlot: Sendable {
             return hop.context.with { resolution.isMaking(hop.index, of: $0) }
         }
         return closesACycle ? [] : nil
+    }
+
+    /// A cycle of waits that runs through a lookup waiting for a singleton of its own group (it
+    /// waited because nothing forced it to take the object early then) is broken by that
+    /// lookup, not reported: it takes the object early once it looks again and finds this one
+    /// waiting too, so this one waits (`.wait`), and the other is woken to look; where this one
+    /// must not wait (a blocking lookup, the making having suspended), `requiresAwait`, as for
+    /// any such wait. `nil` where the cycle has no such wait: a cycle through closures,
+    /// `circularDependency`. Called with the lock held.
+    private func waitForAnEarlyReference(_ phase: CreationPhase, _ resolution: Resolution, _ waitsSynchronously: Bool) -> SlotClaim<MadeValue>? {
+        guard let waiter = Coordinator.waiterForItsOwnGroup(onCycleThrough: phase, to: resolution) else { return nil }
+        guard mayWait(for: phase, waitsSynchronously) else { return .failed(requiresAwait(resolution)) }
+        // A blocked thread is woken by the broadcast of this lookup's first wait; a task is
+        // resumed here.
+        waiter.waitingFor?.resumeWaitingTasks()
+        Coordinator.lock.broadcast()
+        return .wait
     }
 
     /// Whether a lookup may wait for the end of `phase`: by the phase's rules

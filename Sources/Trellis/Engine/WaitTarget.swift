@@ -29,6 +29,20 @@ enum WaitTarget: @unchecked Sendable {
         }
     }
 
+    /// Resumes the tasks waiting for the slot, to look again. Called with `Coordinator.lock`
+    /// held: a resumed task is only scheduled, and takes the lock when it runs.
+    func resumeWaitingTasks() {
+        let woken: [Resumption<Void>]
+        switch self {
+        case let .singleton(slot):
+            woken = slot.wakeWaiters()
+        case let .lazyProperty(slot):
+            woken = slot.asyncWaiters.compactMap { $0.wake() }
+            slot.asyncWaiters = []
+        }
+        for task in woken { task.resume() }
+    }
+
     /// Removes a waiting task, if it is still there. Called with `Coordinator.lock` held.
     func remove(_ waiter: AsyncWaiter) {
         switch self {
