@@ -71,28 +71,11 @@ enum Coordinator {
     /// early (`SingletonSlot.claim` takes it once waiting closes a cycle), so the cycle is no
     /// error. `nil` if there is no cycle, or no such wait on one. Called with `lock` held.
     static func waiterForItsOwnGroup(onCycleThrough phase: CreationPhase, to asker: Resolution) -> Resolution? {
-        var visited: [ObjectIdentifier: Int] = [:]
-        var work: [(PublicationGroup.Injector, Resolution?)] = phase.blockers.map { ($0, nil) }
-        while let (frame, waiter) = work.popLast() {
-            let resolution = frame.resolution
-            if resolution === asker {
-                if let waiter { return waiter }
-                continue
-            }
-            let id = ObjectIdentifier(resolution)
-            if let seen = visited[id], seen <= frame.depth { continue }
-            visited[id] = frame.depth
-            if let waited = resolution.waitingFor {
-                let waitedPhase = waited.phase
-                var onPath = waiter
-                if onPath == nil, case let .deferred(group, _) = waitedPhase, group.root === resolution.group.root { onPath = resolution }
-                for blocker in waitedPhase.blockers { work.append((blocker, onPath)) }
-            }
-            for child in resolution.children where child.attachDepth >= frame.depth {
-                work.append((.init(resolution: child, depth: 0), waiter))
-            }
-        }
-        return nil
+        let reached = walk(from: phase, starting: Resolution?.none, through: { waiter, resolution, waited in
+            if waiter == nil, case let .deferred(group, _) = waited, group.root === resolution.group.root { return resolution }
+            return waiter
+        }, where: { frame, waiter in frame.resolution === asker && waiter != nil })
+        return reached?.path ?? nil
     }
 
     /// The first frame of the wait-for graph (see `cycle`) reached from `phase` that `matches`
@@ -100,20 +83,33 @@ enum Coordinator {
     /// none, and nothing allocated for them): what the end of `phase` waits for, directly or
     /// through other makings. Called with `lock` held.
     static func firstFrame(reachedFrom phase: CreationPhase, tracksKeys: Bool = false, where matches: (PublicationGroup.Injector) -> Bool) -> (frame: PublicationGroup.Injector, keys: [String])? {
+        let reached = walk(from: phase, starting: [String](), through: { keys, resolution, _ in
+            tracksKeys ? keys + [resolution.waitingFor!.key] : keys
+        }, where: { frame, _ in matches(frame) })
+        return reached.map { ($0.frame, $0.path) }
+    }
+
+    /// The one walk of the wait-for graph: from the frames `phase` waits for, through what each
+    /// frame's resolution waits for and the continuations and nested lookups it spawned at that
+    /// depth or deeper, to the first frame `matches` accepts with what the walk noted on the way
+    /// there (`extend`, given the path so far, the waiting resolution and the phase it waits
+    /// for). Each resolution is expanded once per shallowest depth. Called with `lock` held.
+    private static func walk<Path>(from phase: CreationPhase, starting start: Path, through extend: (Path, Resolution, CreationPhase) -> Path, where matches: (PublicationGroup.Injector, Path) -> Bool) -> (frame: PublicationGroup.Injector, path: Path)? {
         var visited: [ObjectIdentifier: Int] = [:]
-        var work: [(PublicationGroup.Injector, [String])] = phase.blockers.map { ($0, []) }
-        while let (frame, keys) = work.popLast() {
-            if matches(frame) { return (frame, keys) }
+        var work: [(PublicationGroup.Injector, Path)] = phase.blockers.map { ($0, start) }
+        while let (frame, path) = work.popLast() {
+            if matches(frame, path) { return (frame, path) }
             let resolution = frame.resolution
             let id = ObjectIdentifier(resolution)
             if let seen = visited[id], seen <= frame.depth { continue }
             visited[id] = frame.depth
             if let waited = resolution.waitingFor {
-                let reached = tracksKeys ? keys + [waited.key] : keys
-                for blocker in waited.phase.blockers { work.append((blocker, reached)) }
+                let waitedPhase = waited.phase
+                let reached = extend(path, resolution, waitedPhase)
+                for blocker in waitedPhase.blockers { work.append((blocker, reached)) }
             }
             for child in resolution.children where child.attachDepth >= frame.depth {
-                work.append((.init(resolution: child, depth: 0), keys))
+                work.append((.init(resolution: child, depth: 0), path))
             }
         }
         return nil
