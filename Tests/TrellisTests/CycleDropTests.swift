@@ -196,7 +196,7 @@ private func noteRingError(_ error: ContextError, _ unexpected: Guarded<[String]
 /// injected (reading `b.c.a` trapped). It gets `requiresAwait` now (Docs/Async.md, "What
 /// suspends and what blocks"), as does a prototype's lookup (`user`) in the same place.
 @Test func aRingThatCannotBeMadeHandsNothingOutToThreadsOrTasksAskingAtOnce() async throws {
-    for round in 0..<300 {
+    for round in 0..<200 {
         let context = try await ApplicationContext(FailingRingFactory())
         let handedOut = Guarded<[String]>([])
         let unexpected = Guarded<[String]>([])
