@@ -463,3 +463,202 @@ private func aLookupOfItsGroupWaits(for key: String, in context: ApplicationCont
     #expect(c.t.s === s)
     #expect(w.y.s === s && s.x === c.x && c.x.y === w.y)
 }
+
+// MARK: - A cycle through an awaited lookup waiting for its group
+
+private final class SettleGates: Sendable {
+    let xEntered = AsyncGate()
+    let xRelease = AsyncGate()
+    let dRelease = AsyncGate()
+    let context = Guarded<ApplicationContext?>(nil)
+}
+
+private final class SettleTop: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var holder: SettleHolder
+}
+
+private final class SettleHolder: Sendable {
+    let made: SettleMade
+    init(_ made: SettleMade) { self.made = made }
+}
+
+private final class SettleMade: Sendable {
+    let x: SettleX
+    init(_ x: SettleX) { self.x = x }
+}
+
+private final class SettleX: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var a: SettleA
+}
+
+private final class SettleA: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var x: SettleX
+    @Inject var d: DropSlow
+    @Inject var top: SettleTop
+}
+
+/// `top.holder`, whose closure looks `made` up on the context itself (a lookup of its own):
+/// `made` is a prototype (or a weak singleton) whose closure needs `x`; `x.a` and `a.x` are a
+/// property cycle, and `a` also needs `d`, then `top`.
+private struct SettleCycleFactory: ObjectFactory {
+    let weak: Bool
+    let gates = SettleGates()
+
+    var definitions: Definitions {
+        createSingleton("top") { SettleTop() }
+        createSingleton("holder") { [gates] () async throws -> SettleHolder in
+            let context = try #require(gates.context.value)
+            return SettleHolder(try await context.object("made", as: SettleMade.self))
+        }
+        if weak {
+            createWeakSingleton("made") { (r: Resolver) async throws -> SettleMade in SettleMade(try await r.object("x")) }
+        } else {
+            createPrototype("made") { (r: Resolver) async throws -> SettleMade in SettleMade(try await r.object("x")) }
+        }
+        createSingleton("x") { [gates] () async -> SettleX in
+            gates.xEntered.open()
+            await gates.xRelease.wait()
+            return SettleX()
+        }
+        createSingleton("a") { [gates] () async -> SettleA in
+            await gates.xEntered.wait()
+            return SettleA()
+        }
+        createSingleton("d") { [gates] () async -> DropSlow in
+            await gates.dRelease.wait()
+            return DropSlow()
+        }
+    }
+}
+
+/// One task asks for `top`: `holder`'s closure asks the context for `made`, whose closure makes
+/// `x`; another asks for `a`, waits for `x` and is taken early by `x.a`, which merges the two
+/// groups. `made`'s lookup, done, waits for the group (`a` is being injected); `a` then needs
+/// `top`, which the first task is injecting while its `holder` waits for that lookup. The
+/// lookup's wait was not in the wait-for graph, so `a`'s lookup saw no cycle and waited: both
+/// hung. It sees the cycle now and takes `top` early.
+@Test(arguments: [false, true])
+func anAwaitedLookupWaitingForItsGroupIsOnTheWaitForGraph(weak: Bool) async throws {
+    let factory = SettleCycleFactory(weak: weak)
+    let gates = factory.gates
+    let context = try await ApplicationContext(factory)
+    gates.context.withLock { $0 = context }
+    defer {
+        gates.xRelease.open()
+        gates.dRelease.open()
+    }
+    let top = Task { try await context.object("top", as: SettleTop.self) }
+    let entered: Void? = await AsyncHangGuard.run("x's closure") { await gates.xEntered.wait() }
+    try #require(entered != nil)
+    let a = Task { try await context.object("a", as: SettleA.self) }
+    let xIndex = try #require(context.configuration.table.definition(withKey: "x"))
+    let aIndex = try #require(context.configuration.table.definition(withKey: "a"))
+    let steps = await AsyncHangGuard.run("the lookups reaching each step") { () -> Bool in
+        // `a`'s lookup waits for `x`.
+        while Coordinator.lock.withLock({ (context.states[xIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
+        gates.xRelease.open()
+        // `made`'s lookup waits for the group that `a`'s injection (at `d`) holds open.
+        while !Coordinator.lock.withLock({ () -> Bool in
+            guard case let .injecting(owner, _, _) = context.states[aIndex].phase else { return false }
+            return !(owner.group.root.settleWaiters?.isEmpty ?? true)
+        }) { await Task.yield() }
+        gates.dRelease.open()
+        return true
+    }
+    try #require(steps == true)
+    let finished = await AsyncHangGuard.run("both lookups") { () -> (SettleTop, SettleA)? in
+        guard let madeTop = try? await top.value, let madeA = try? await a.value else { return nil }
+        return (madeTop, madeA)
+    }
+    let (madeTop, madeA) = try #require(finished ?? nil, "a lookup failed or both hung")
+    #expect(madeA.top === madeTop)
+    #expect(madeA.x.a === madeA)
+    #expect(madeTop.holder.made.x === madeA.x)
+}
+
+// MARK: - A start whose eager singletons meet in a property cycle through a closure
+
+private final class EagerGates: Sendable {
+    let aEntered = AsyncGate()
+    let aRelease = AsyncGate()
+    /// The context being started, as `a`'s closure sees it.
+    let context = Guarded<ApplicationContext?>(nil)
+}
+
+private final class EagerA: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var b: EagerB
+}
+
+private final class EagerB: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var c: EagerC
+}
+
+private final class EagerC: Sendable {
+    let p: EagerP
+    init(_ p: EagerP) { self.p = p }
+}
+
+private final class EagerP: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var a: EagerA
+}
+
+/// `a → b → c` through properties, `c → p` through `c`'s closure, `p → a` through a property:
+/// one cycle, broken where `p` takes `a` early (being injected). `a` and `c` are async eager
+/// singletons, made at once by the start.
+private struct EagerRingFactory: ObjectFactory {
+    let gates = EagerGates()
+
+    var definitions: Definitions {
+        createEagerSingleton("a") { [gates] (r: Resolver) async -> EagerA in
+            gates.context.withLock { $0 = r.context }
+            gates.aEntered.open()
+            await gates.aRelease.wait()
+            return EagerA()
+        }
+        createEagerSingleton("b") { EagerB() }
+        createEagerSingleton("c") { (r: Resolver) async throws -> EagerC in EagerC(try await r.object("p")) }
+        createPrototype("p") { EagerP() }
+    }
+}
+
+/// The start's task for `c` needs `a` (for `p`) while `a`'s closure still runs, and waits; then
+/// `a`, injected, needs `c`, whose closure waits for `a`: a cycle of waits that `c`'s task can
+/// break, taking `a` early now that it is being injected. The start used to fail with
+/// `circularDependency` in that order (a probe: 3 starts in 200, 35 before this stop's other
+/// changes), while `validate` found nothing.
+@Test func aStartWhoseEagerSingletonsMeetInACycleBreaksItWhateverTheOrder() async throws {
+    let validated = EagerRingFactory()
+    validated.gates.aRelease.open()
+    #expect(await ApplicationContext.validate(validated).problems.isEmpty)
+    let factory = EagerRingFactory()
+    let gates = factory.gates
+    defer { gates.aRelease.open() }
+    let start = Task { try await ApplicationContext(factory) }
+    let entered: Void? = await AsyncHangGuard.run("a's closure") { await gates.aEntered.wait() }
+    try #require(entered != nil)
+    let context = try #require(gates.context.value)
+    let aIndex = try #require(context.configuration.table.definition(withKey: "a"))
+    let waited = await AsyncHangGuard.run("c's task waiting for a") { () -> Bool in
+        while Coordinator.lock.withLock({ (context.states[aIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
+        return true
+    }
+    try #require(waited == true)
+    gates.aRelease.open()
+    let outcome = await AsyncHangGuard.run("the start") { () -> String in
+        do {
+            _ = try await start.value
+            return "started"
+        } catch {
+            return "\(error)"
+        }
+    }
+    #expect(outcome == "started")
+    let a = try await context.object("a", as: EagerA.self)
+    #expect(a.b.c.p.a === a)
+}

@@ -66,14 +66,19 @@ enum Coordinator {
         firstFrame(reachedFrom: phase, tracksKeys: true) { $0.resolution === asker }?.keys
     }
 
-    /// A lookup on a cycle of waits from `phase` back to `asker` that waits for a singleton made
-    /// and waiting to be published with its own group: a wait it may end by taking the object
-    /// early (`SingletonSlot.claim` takes it once waiting closes a cycle), so the cycle is no
-    /// error. `nil` if there is no cycle, or no such wait on one. Called with `lock` held.
-    static func waiterForItsOwnGroup(onCycleThrough phase: CreationPhase, to asker: Resolution) -> Resolution? {
+    /// A lookup on a cycle of waits from `phase` back to `asker` that waits for an object that
+    /// exists — a singleton being injected or waiting for its group, or its own group's
+    /// injections — and so may end its wait by taking it early, which it does once it looks again
+    /// and finds waiting closes a cycle (`SingletonSlot.claim`, `GroupSettlement.settle`): the
+    /// cycle is then no error. `nil` if there is no cycle, or no such wait on one. Called with
+    /// `lock` held.
+    static func waiterThatMayTakeEarly(onCycleThrough phase: CreationPhase, to asker: Resolution) -> Resolution? {
         let reached = walk(from: phase, starting: Resolution?.none, through: { waiter, resolution, waited in
-            if waiter == nil, case let .deferred(group, _) = waited, group.root === resolution.group.root { return resolution }
-            return waiter
+            guard waiter == nil else { return waiter }
+            switch waited {
+            case .injecting(_, _, true), .deferred(_, true): return resolution
+            default: return nil
+            }
         }, where: { frame, waiter in frame.resolution === asker && waiter != nil })
         return reached?.path ?? nil
     }
@@ -84,7 +89,8 @@ enum Coordinator {
     /// through other makings. Called with `lock` held.
     static func firstFrame(reachedFrom phase: CreationPhase, tracksKeys: Bool = false, where matches: (PublicationGroup.Injector) -> Bool) -> (frame: PublicationGroup.Injector, keys: [String])? {
         let reached = walk(from: phase, starting: [String](), through: { keys, resolution, _ in
-            tracksKeys ? keys + [resolution.waitingFor!.key] : keys
+            guard tracksKeys, let key = resolution.waitingFor?.key else { return keys }
+            return keys + [key]
         }, where: { frame, _ in matches(frame) })
         return reached.map { ($0.frame, $0.path) }
     }

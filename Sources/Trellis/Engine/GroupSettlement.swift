@@ -42,7 +42,11 @@ enum GroupSettlement {
         defer { lock.unlock() }
         while let phase = unsettled(resolution), Coordinator.cycle(through: phase, to: resolution) == nil {
             guard phase.mayBeWaitedFor(synchronously: true) else { return .refuse }
+            // Seen by the wait-for graph, so that a lookup whose wait would close a cycle
+            // through this one wakes it (by the broadcast of its wait) rather than fail.
+            resolution.waitingFor = .group(resolution.group.root)
             lock.wait()
+            resolution.waitingFor = nil
         }
         return wasDropped(resolution, since: mark) ? .makeAgain : .keep
     }
@@ -58,8 +62,13 @@ enum GroupSettlement {
                 return wasDropped(resolution, since: mark)
             }
             let waiter = AsyncWaiter()
-            let root = resolution.group.root
-            root.settleWaiters = (root.settleWaiters ?? []) + [waiter]
+            let target = WaitTarget.group(resolution.group.root)
+            target.add(waiter)
+            // Seen by the wait-for graph: a lookup whose wait would close a cycle through this
+            // one resumes it to look again (`SingletonSlot.claim`), and a blocking caller does
+            // not wait for what it makes.
+            resolution.waitingFor = target
+            resolution.markSuspended()
             lock.unlock()
             await withTaskCancellationHandler {
                 await waiter.suspend()
@@ -67,7 +76,11 @@ enum GroupSettlement {
                 stopWaiting(waiter, resolution)
             }
             // A cancelled task stops waiting and hands its object out as it is.
-            if lock.withLock({ waiter.wasCancelled }) { return false }
+            let cancelled = lock.withLock { () -> Bool in
+                resolution.waitingFor = nil
+                return waiter.wasCancelled
+            }
+            if cancelled { return false }
         }
     }
 

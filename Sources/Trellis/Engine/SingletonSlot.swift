@@ -123,15 +123,16 @@ struct SingletonSlot: Sendable {
         return closesACycle ? [] : nil
     }
 
-    /// A cycle of waits that runs through a lookup waiting for a singleton of its own group (it
-    /// waited because nothing forced it to take the object early then) is broken by that
+    /// A cycle of waits that runs through a lookup waiting for an object that exists (a
+    /// singleton being injected or waiting for its group, or its own group's injections: it
+    /// waited because no cycle forced it to take the object early then) is broken by that
     /// lookup, not reported: it takes the object early once it looks again and finds this one
     /// waiting too, so this one waits (`.wait`), and the other is woken to look; where this one
     /// must not wait (a blocking lookup, the making having suspended), `requiresAwait`, as for
-    /// any such wait. `nil` where the cycle has no such wait: a cycle through closures,
-    /// `circularDependency`. Called with the lock held.
+    /// any such wait. `nil` where every wait on the cycle is for a closure still running (a
+    /// cycle through closures): `circularDependency`. Called with the lock held.
     private func waitForAnEarlyReference(_ phase: CreationPhase, _ resolution: Resolution, _ waitsSynchronously: Bool) -> SlotClaim<MadeValue>? {
-        guard let waiter = Coordinator.waiterForItsOwnGroup(onCycleThrough: phase, to: resolution) else { return nil }
+        guard let waiter = Coordinator.waiterThatMayTakeEarly(onCycleThrough: phase, to: resolution) else { return nil }
         guard mayWait(for: phase, waitsSynchronously) else { return .failed(requiresAwait(resolution)) }
         // A blocked thread is woken by the broadcast of this lookup's first wait; a task is
         // resumed here.

@@ -69,6 +69,8 @@ extension WaitTarget {
                 return waiter.wasCancelled
             }
             if cancelled {
+                // A claim loop waits on a slot, which has a key.
+                let key = key ?? ""
                 throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: CancellationError())
             }
         }
