@@ -87,8 +87,7 @@ enum GroupSettlement {
     /// The task of `waiter` was cancelled: it stops waiting.
     private static func stopWaiting(_ waiter: AsyncWaiter, _ resolution: Resolution) {
         let task = Coordinator.lock.withLock { () -> Resumption<Void>? in
-            let root = resolution.group.root
-            root.settleWaiters?.removeAll { $0 === waiter }
+            WaitTarget.group(resolution.group.root).remove(waiter)
             return waiter.wake(cancelled: true)
         }
         task?.resume()

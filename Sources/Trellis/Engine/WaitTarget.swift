@@ -45,8 +45,7 @@ enum WaitTarget: @unchecked Sendable {
         case let .singleton(slot):
             woken = slot.wakeWaiters()
         case let .lazyProperty(slot):
-            woken = slot.asyncWaiters.compactMap { $0.wake() }
-            slot.asyncWaiters = []
+            woken = slot.wakeWaiters()
         case let .group(group):
             woken = group.root.wakeSettleWaiters()
         }

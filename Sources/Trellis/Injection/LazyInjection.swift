@@ -219,8 +219,7 @@ final class LazyInjection<Value>: LazyInjectionSlot, @unchecked Sendable {
                 isMade.store(true, ordering: .releasing)
             }
             phase = .idle
-            woken = asyncWaiters.compactMap { $0.wake() }
-            asyncWaiters = []
+            woken = wakeWaiters()
             Coordinator.lock.broadcast()
         }
         for task in woken { task.resume() }

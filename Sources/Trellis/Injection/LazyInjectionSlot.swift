@@ -8,6 +8,13 @@ class LazyInjectionSlot: @unchecked Sendable {
     var phase = CreationPhase.idle
     var asyncWaiters: [AsyncWaiter] = []
 
+    /// The suspended tasks waiting for the first read, to resume after the lock. Called with
+    /// the lock held.
+    func wakeWaiters() -> [Resumption<Void>] {
+        defer { asyncWaiters = [] }
+        return asyncWaiters.compactMap { $0.wake() }
+    }
+
     /// The property, as a cycle's path names it.
     var name: String { fatalError("Trellis internal error: LazyInjectionSlot.name must be overridden") }
 
