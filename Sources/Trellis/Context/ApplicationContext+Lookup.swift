@@ -58,8 +58,10 @@ extension ApplicationContext {
         case madeInto
         /// A made singleton declared with another type (identified): the caller converts it.
         case convertible(ValueSlot, ObjectIdentifier)
-        /// An object declared with another type, not made, of definition `index` of the context
-        /// given (this one or a parent, which it keeps alive), its lookup noted:
+        /// An object not made (a prototype, or a singleton nobody made yet) whose making the
+        /// inlined caller leaves to the generic path (declared with another type, or asked for
+        /// by an async lookup), of definition `index` of the context given (this one or a
+        /// parent, which it keeps alive), its edge recorded:
         /// `_object(named:as:from:after:)` makes and converts it without walking the chain again.
         case needsConversion(Unretained<ApplicationContext>, index: Int)
         /// No context in the chain answers to the name.
@@ -137,7 +139,8 @@ extension ApplicationContext {
     }
 
     /// The object named `name` as a `T`, after `_object(named:type:into:from:)` answered
-    /// `outcome` (anything but a made object): a definition it found but left to the generic
+    /// `outcome` (anything but an object of the requested type; a `.convertible` made singleton
+    /// is looked up again here, rare enough to walk twice): a definition it found but left to the generic
     /// path (`.needsConversion`) is made and converted without walking the chain again, its
     /// lookup already noted; otherwise the name is looked up again, and a missing one throws.
     /// Kept out of line: the inlined callers pass the outcome on.

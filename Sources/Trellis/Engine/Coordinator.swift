@@ -9,11 +9,13 @@ enum Coordinator {
     /// Lives as long as the process.
     static let lock = Lock.make()
 
-    /// Incremented with `lock` held; readable without it (`latestSequence`).
+    /// Incremented atomically, with `lock` held or by a lookup that owns its singleton without
+    /// it; readable without it (`latestSequence`).
     private static let sequence = Atomic<UInt64>(0)
 
-    /// A number that grows with every call. Called with `lock` held, or by a publication
-    /// without it (`SlotOwner`), which takes its disposal order from it.
+    /// A number that grows with every call. Called with `lock` held, or by a lookup that owns
+    /// its singleton without it (`SlotOwner`: a publication, which takes its disposal order from
+    /// it, or the start of an injection).
     static func nextSequence() -> UInt64 {
         sequence.add(1, ordering: .relaxed).newValue
     }

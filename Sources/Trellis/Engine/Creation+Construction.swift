@@ -22,7 +22,8 @@ extension Creation {
         try construct(context.records[index].objectType, context, index, result, resolution)
     }
 
-    /// Makes an object (not injected yet) and boxes it for caching as a singleton.
+    /// Makes an object (not injected yet) as a `MadeValue`: a class instance as it is, any
+    /// other value boxed (a singleton's cached value; an async prototype's, to inject).
     func constructSingleton(_ resolution: Resolution) throws(ContextError) -> MadeValue {
         func constructSingleton<Object>(_: Object.Type, _ context: ApplicationContext, _ index: Int, _ resolution: Resolution) throws(ContextError) -> MadeValue {
             try MadeValue.making(Object.self, isClassType: context.records[index].isClassType) { () throws(ContextError) in

@@ -1,7 +1,7 @@
 /// Where the making of one singleton (or the first read of a lazy property) stands.
 /// Read and written only while holding `Coordinator.lock`, after `SingletonSlot.settleLocked`:
 /// a singleton claimed without the lock is `idle` here until someone holding the lock settles
-/// it into `making` (`SlotOwner`).
+/// it into `making` or `injecting` (`SlotOwner` says which word goes with which phase).
 enum CreationPhase {
     /// Nobody is making it (it may be made already: see the record's `published`).
     case idle

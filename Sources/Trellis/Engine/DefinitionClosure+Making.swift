@@ -21,10 +21,8 @@ extension DefinitionClosure {
             case .asynchronous, .asyncIndependent, .mainActorAsync:
                 throw context.requiresAwait(index, resolution)
             }
-        } catch let error as ContextError {
-            throw error
         } catch {
-            throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: error)
+            throw .thrown(error, byClosureOf: context.key(at: index), path: resolution.path)
         }
     }
 
@@ -40,8 +38,9 @@ extension DefinitionClosure {
     }
 
     /// Runs the closure for an async lookup: an async closure is awaited with `resolution` as
-    /// the task's active lookup; a synchronous one runs bound to the current thread; a
-    /// main-actor one hops to the main actor.
+    /// the task's active lookup; a main-actor one hops to the main actor. (A synchronous one is
+    /// made before any await, by `Creation.constructWithoutAwait`, and does not come here; if it
+    /// did, it would run bound to the current thread, as there.)
     func runAsync(_ context: ApplicationContext, _ index: Int, _ resolution: Resolution) async throws(ContextError) -> Object {
         // An async closure's `dependsOn` names are looked up as its own lookups would be, with
         // `await`; a synchronous or main-actor closure's synchronously, in `run` and on the
@@ -75,10 +74,8 @@ extension DefinitionClosure {
                 try await Resolution.withAsyncActive(resolution) { try await onMainActor() }
                 return result.value!
             }
-        } catch let error as ContextError {
-            throw error
         } catch {
-            throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: error)
+            throw .thrown(error, byClosureOf: context.key(at: index), path: resolution.path)
         }
     }
 
@@ -95,8 +92,8 @@ extension DefinitionClosure {
         let onMainActor: @MainActor @Sendable () throws -> Void = {
             try ThreadState.current.runningSynchronously(resolution) { () throws(ContextError) in
                 if context.records[index].hasPrerequisites { try context.makePrerequisites(index, resolution) }
-                do throws(any Error) { result.value = try make(resolver) } catch let error as ContextError { throw error } catch {
-                    throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: error)
+                do throws(any Error) { result.value = try make(resolver) } catch {
+                    throw .thrown(error, byClosureOf: context.key(at: index), path: resolution.path)
                 }
             }
         }

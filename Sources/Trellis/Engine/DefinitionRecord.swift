@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Everything a context keeps about one definition, in one record of one buffer: the fields
-/// every lookup reads first, side by side on one cache line, then the creation state.
+/// every lookup reads first, side by side on one cache line. (The creation state is kept apart,
+/// in the buffer's `states`: only the slow path touches it.)
 struct DefinitionRecord: ~Copyable {
     /// The made singleton's value (as its declared type), published once with release ordering
     /// and read with acquire ordering: the lock-free hot path.
@@ -16,7 +17,9 @@ struct DefinitionRecord: ~Copyable {
     /// The closure is `@MainActor`.
     let runsOnMainActor: Bool
     /// `isAsync || runsOnMainActor`: the one flag the hot paths test before taking a made object
-    /// without the synchronous-use rules (`Requester.noteLookup`, `InjectRequest.routed`).
+    /// without the synchronous-use rules (`Requester.noteLookup`, the chain walk). A route's
+    /// field tests only `isAsync`: an injection during a start's concurrent phase takes no route
+    /// (`ObjectInjection.init`), so the main-actor rule is applied by the lookup by name.
     let hasSynchronousUseRules: Bool
     /// The definition names others with `dependsOn`: they are looked up before its closure runs.
     let hasPrerequisites: Bool

@@ -35,62 +35,41 @@ enum GroupSettlement {
     /// refuses such a wait); `makeAgain` if an injection of its group failed since the lookup
     /// took `mark` and dropped what the group made, which the object may hold (a singleton's
     /// lookup makes it again the same way, `SingletonSlot.publishedWithItsGroup`).
+    ///
+    /// A wait of the claim loops (`WaitTarget.acquireBlocking`), on the group: seen by the
+    /// wait-for graph, so that a lookup whose wait would close a cycle through this one wakes it
+    /// rather than fail.
     @inline(never)
     static func settle(_ resolution: Resolution, since mark: UInt64) -> Outcome {
-        let lock = Coordinator.lock
-        lock.lock()
-        defer { lock.unlock() }
-        while let phase = unsettled(resolution), Coordinator.cycle(through: phase, to: resolution) == nil {
-            guard phase.mayBeWaitedFor(synchronously: true) else { return .refuse }
-            // Seen by the wait-for graph, so that a lookup whose wait would close a cycle
-            // through this one wakes it (by the broadcast of its wait) rather than fail.
-            resolution.waitingFor = .group(resolution.group.root)
-            lock.wait()
-            resolution.waitingFor = nil
+        let settled = try? WaitTarget.group(resolution.group.root).acquireBlocking(resolution) { () -> SlotClaim<Outcome> in
+            guard let phase = unsettled(resolution), Coordinator.cycle(through: phase, to: resolution) == nil else {
+                return .made(wasDropped(resolution, since: mark) ? .makeAgain : .keep)
+            }
+            return phase.mayBeWaitedFor(synchronously: true) ? .wait : .made(.refuse)
         }
-        return wasDropped(resolution, since: mark) ? .makeAgain : .keep
+        // The claim above never claims nor fails.
+        return settled ?? .keep
     }
 
-    /// `settle` for an awaited lookup: waits by suspending.
+    /// `settle` for an awaited lookup, waiting by suspending (`WaitTarget.acquireSuspending`):
+    /// whether it must make its object again. Where waiting would close a cycle, or the group
+    /// waits for what an awaited lookup must not wait for, it keeps its object; so does a task
+    /// cancelled while it waits.
     @inline(never)
     static func settle(_ resolution: Resolution, since mark: UInt64) async -> Bool {
-        let lock = Coordinator.lock
-        while true {
-            lock.lock()
-            guard let phase = unsettled(resolution), mayWait(resolution, for: phase, synchronously: false) else {
-                defer { lock.unlock() }
-                return wasDropped(resolution, since: mark)
+        do throws(ContextError) {
+            let settled = try await WaitTarget.group(resolution.group.root).acquireSuspending(resolution) { () -> SlotClaim<Bool> in
+                guard let phase = unsettled(resolution), Coordinator.cycle(through: phase, to: resolution) == nil,
+                      phase.mayBeWaitedFor(synchronously: false) else {
+                    return .made(wasDropped(resolution, since: mark))
+                }
+                return .wait
             }
-            let waiter = AsyncWaiter()
-            let target = WaitTarget.group(resolution.group.root)
-            target.add(waiter)
-            // Seen by the wait-for graph: a lookup whose wait would close a cycle through this
-            // one resumes it to look again (`SingletonSlot.claim`), and a blocking caller does
-            // not wait for what it makes.
-            resolution.waitingFor = target
-            resolution.markSuspended()
-            lock.unlock()
-            await withTaskCancellationHandler {
-                await waiter.suspend()
-            } onCancel: {
-                stopWaiting(waiter, resolution)
-            }
-            // A cancelled task stops waiting and hands its object out as it is.
-            let cancelled = lock.withLock { () -> Bool in
-                resolution.waitingFor = nil
-                return waiter.wasCancelled
-            }
-            if cancelled { return false }
+            return settled ?? false
+        } catch {
+            // Cancelled while it waited: it hands its object out as it is.
+            return false
         }
-    }
-
-    /// The task of `waiter` was cancelled: it stops waiting.
-    private static func stopWaiting(_ waiter: AsyncWaiter, _ resolution: Resolution) {
-        let task = Coordinator.lock.withLock { () -> Resumption<Void>? in
-            WaitTarget.group(resolution.group.root).remove(waiter)
-            return waiter.wake(cancelled: true)
-        }
-        task?.resume()
     }
 
     /// Whether an injection of the group of `resolution` failed, dropping what the group made,
@@ -103,13 +82,8 @@ enum GroupSettlement {
     /// The group's state as a phase the wait-for graph reads (its injectors block it), or `nil`
     /// when it injects nothing. Called with the lock held.
     private static func unsettled(_ resolution: Resolution) -> CreationPhase? {
-        let root = resolution.group.root
-        return root.injectors.isEmpty ? nil : .deferred(group: root, shareable: true)
-    }
-
-    /// Whether `resolution` may wait for `phase`: not when waiting closes a cycle, and by the
-    /// phase's rules for every wait (`CreationPhase.mayBeWaitedFor`). Called with the lock held.
-    private static func mayWait(_ resolution: Resolution, for phase: CreationPhase, synchronously: Bool) -> Bool {
-        Coordinator.cycle(through: phase, to: resolution) == nil && phase.mayBeWaitedFor(synchronously: synchronously)
+        let phase = WaitTarget.group(resolution.group.root).phase
+        if case .idle = phase { return nil }
+        return phase
     }
 }

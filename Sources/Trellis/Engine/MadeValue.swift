@@ -153,7 +153,8 @@ struct MadeValue {
 
     /// The slot lookups read once the value is published: the box's, or cell `index` of
     /// `cells` (empty until now), which then refers to the object (kept alive by whoever keeps
-    /// this value: the definition's state). Called with the lock held.
+    /// this value: the definition's state). Called with the lock held, or in a lock-free
+    /// owner's publication window (`SingletonSlot.closePublicationWindow`).
     func published(in cells: HeapBuffer<Unretained<AnyObject>>, at index: Int) -> ValueSlot {
         switch storage {
         case let .boxed(box):

@@ -4,10 +4,12 @@ import Synchronization
 ///
 /// A singleton is cached for its own lookup before its properties are injected (property
 /// cycles need the early reference). Whatever is made while it is being injected may hold that
-/// unfinished object, so it is published only when every injection of the group has finished;
-/// if one fails, everything made since it began is dropped (it may hold the failed object),
-/// however the error was handled on the way out. A lookup that receives an early reference from
-/// another group merges its group into that one.
+/// unfinished object, so once it handed out an early reference it is published only when every
+/// injection of the group has finished (alone, it is published when its own ends:
+/// `SingletonSlot.finishAlone`); if one fails, what may hold the failed object is dropped — the
+/// failing lookup's pending singletons and those of the lookups holding an early reference
+/// handed out since (`earlyReferences`) — however the error was handled on the way out. A
+/// lookup that receives an early reference from another group merges its group into that one.
 ///
 /// Guarded by `Coordinator.lock`.
 final class PublicationGroup: @unchecked Sendable {

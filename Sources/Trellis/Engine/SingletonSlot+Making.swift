@@ -4,9 +4,11 @@
 extension SingletonSlot {
     /// The made singleton, made in `resolution` if nobody has made it.
     ///
-    /// Exactly once: the first lookup marks the definition `making` under `Coordinator.lock`,
-    /// runs the closure without the lock, caches the object for its own lookup (`injecting`),
-    /// injects it, then publishes it with its group and wakes the waiters. A lookup that finds
+    /// Exactly once: the first lookup claims the definition (through its owner word, without
+    /// the lock, when nobody else asks: `SlotOwner`; else by marking it `making` under
+    /// `Coordinator.lock`), runs the closure without the lock, caches the object for its own
+    /// lookup (`injecting`), injects it, then publishes it (with its group, when it handed out
+    /// an early reference) and wakes the waiters. A lookup that finds
     /// the definition busy waits, unless waiting would close a cycle (`Coordinator.cycle`): then
     /// it takes the early object of a singleton being injected (a property cycle) or throws
     /// `circularDependency` (a cycle through closures).
@@ -179,8 +181,8 @@ extension SingletonSlot {
 
     /// Makes the singleton, which `resolution` has claimed (`word`: without the lock), as far as
     /// it can be without waiting: its synchronous closure run bound to the calling thread, then
-    /// published, or injected up to the first property an async lookup must make. The blocking
-    /// path's steps, and `madeAsync`'s, in one place for both async drivers.
+    /// published, or injected up to the first property an async lookup must make: the steps of
+    /// the blocking path (`create`), for the async drivers.
     func createWithoutWaiting(_ resolution: Resolution, ownedAs word: UInt?) throws(ContextError) -> WithoutWaiting {
         // At +0: the lookup making it holds the context.
         try unretainedContext.with { context throws(ContextError) -> WithoutWaiting in
@@ -292,10 +294,8 @@ extension SingletonSlot {
                     if let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claimOnceFree(resolution) }), let made { return made }
                 }
             }
-        } catch let error as ContextError {
-            throw error
         } catch {
-            throw .creationFailed(key: key, path: resolution.path, underlying: error)
+            throw .thrown(error, byClosureOf: key, path: resolution.path)
         }
     }
 }

@@ -1,10 +1,12 @@
-/// How the making of a claimed singleton ends: published (at once when it has nothing to inject,
-/// else with its `PublicationGroup` when every injection of the group is done), abandoned (its
-/// closure threw), or dropped with what its group made since (its injection threw); a weak
-/// singleton kept weakly instead of published; the waiters woken. Everything here runs its
-/// state change under `Coordinator.lock` and releases objects after it, but for a singleton
-/// with nothing to inject that its lookup claimed without the lock (`SlotOwner`), published or
-/// abandoned without it when nobody asked for it meanwhile.
+/// How the making of a claimed singleton ends: published (at once when it has nothing to inject;
+/// when its injection ends if it handed out no early reference, `finishAlone`; else with its
+/// `PublicationGroup` when every injection of the group is done), abandoned (its closure threw),
+/// or dropped with what may hold it (its injection threw: `dropLocked(with:since:)`); a weak
+/// singleton kept weakly instead of published; the waiters woken. State changes run under
+/// `Coordinator.lock`, which releases objects after it, except for a singleton its lookup claimed
+/// without the lock (`SlotOwner`) that nobody asked for meanwhile: its injection begins
+/// (`beginInjecting`) and it is published (`publishWithoutLock`, `publishInjectedWithoutLock`)
+/// or abandoned without the lock.
 extension SingletonSlot {
     /// A singleton its maker is injecting: what `finishCreating` and `failInjecting` need.
     struct Injecting {

@@ -16,8 +16,9 @@ extension WaitTarget {
     /// Claims the slot for a synchronous lookup: the made object, or `nil` once the caller has
     /// claimed it (and must make it). Waits by blocking on `Coordinator.lock`'s condition.
     ///
-    /// This and `acquireSuspending` are the only claim loops of the library: singletons and lazy
-    /// properties alike go through them, and the two differ only in how they wait.
+    /// This and `acquireSuspending` are the only wait loops of the library: singletons, lazy
+    /// properties and a lookup waiting for its publication group (`GroupSettlement`) alike go
+    /// through them, and the two differ only in how they wait.
     @inline(__always)
     func acquireBlocking<Made>(_ resolution: Resolution, _ claim: () -> SlotClaim<Made>) throws(ContextError) -> Made? {
         let lock = Coordinator.lock
@@ -69,7 +70,7 @@ extension WaitTarget {
                 return waiter.wasCancelled
             }
             if cancelled {
-                // A claim loop waits on a slot, which has a key.
+                // A group's wait has no key: `GroupSettlement` catches its cancellation.
                 let key = key ?? ""
                 throw .creationFailed(key: key, path: resolution.path(appending: key), underlying: CancellationError())
             }

@@ -21,9 +21,26 @@ import Darwin
 /// publication group, as `beginInjecting` under the lock would have left it. From then on the owner cannot
 /// finish without the lock, and the wait-for graph sees it. Docs/DESIGN.md, "Claimed without the
 /// lock", says why each step is safe.
+///
+/// A singleton's state is this word, its phase (`CreationPhase`, under the lock) and its record's
+/// `published` value. The combinations that occur:
+///
+/// | word | phase | published | the singleton is |
+/// | --- | --- | --- | --- |
+/// | `free` | `idle` | `nil` | not made: claimable without the lock (the word becomes an owner's) or under it (`locked`) |
+/// | `free` | `idle` | set | made and published |
+/// | an owner's word | `idle`, not read | `nil` | being made by a lock-free owner, its closure running |
+/// | an owner's word, `injectingFlag` | `idle`, not read | `nil` | made, being injected by a lock-free owner |
+/// | `publishing` | `idle`, not read | being set | being published by a lock-free owner: lock holders wait for the word |
+/// | `locked` | `making`, `injecting` or `deferred` | `nil` | being made under the lock: the phase says by whom |
+///
+/// So `idle` alone never means "free": whoever holds the lock calls `SingletonSlot.settleLocked`
+/// first, which turns a lock-free owner's word into `locked` and its phase, before reading the
+/// phase. The word goes back to `free` only with the phase `idle`: on publication, abandonment
+/// or a drop (`becomeIdleLocked`, or the owner's own exchange).
 enum SlotOwner {
-    /// Nobody is making the singleton, or the phase says who does (never `idle` then): the slot
-    /// may be claimed without the lock.
+    /// Nobody is making the singleton (not made yet, or published), and the phase is `idle`:
+    /// the slot may be claimed without the lock.
     static let free: UInt = 0
     /// The slot's phase, under the lock, says where its making stands.
     static let locked: UInt = 1

@@ -1,6 +1,7 @@
 extension InjectRequest {
     /// The field's object straight from the route, when that is safe: every context up to the
-    /// target is open, the target is a synchronous definition declared as `type`. The
+    /// target is open, the target is a synchronous definition (declared as `type`, or converted
+    /// or cast to it: `convertible`, `toMakeAny`). The
     /// dependency edge is recorded by the injection, with the object's other routed fields,
     /// before any is filled (`recordRoutedEdges`).
     @usableFromInline
@@ -9,7 +10,7 @@ extension InjectRequest {
         guard let context = requester.context.with({ $0.openAncestor(target.levels) }) else { return .lookUp }
         let index = target.index
         guard index >= 0 else { return .missing }
-        let routed = context.with { context -> RoutedField in
+        return context.with { context -> RoutedField in
             guard !context.records[index].isAsync else { return isAsync ? .toAwait : .lookUp }
             guard context.records[index].typeID == type else {
                 // A prototype declared as another type is made as `Any` for the field's code to
@@ -24,9 +25,6 @@ extension InjectRequest {
             }
             return .made(made)
         }
-        // The edge is recorded already: the injection recorded every routed field's edge before
-        // filling any (`recordRoutedEdges`).
-        return routed
     }
 
     /// `routed` for a singleton declared as another type than the field's (`type`): its kept

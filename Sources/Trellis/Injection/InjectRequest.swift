@@ -10,7 +10,8 @@ struct InjectRequest {
     @usableFromInline let plan: Unretained<InjectionPlan>
     /// The field being filled (plans are immortal).
     @usableFromInline let field: Pinned<InjectionPlan.Field>
-    /// Filled by an async injection: only made singletons are taken synchronously.
+    /// Filled by an async injection: a singleton being made by someone else, and an async
+    /// definition, are awaited rather than made or waited for here (`RoutedField.toAwait`).
     @usableFromInline let isAsync: Bool
     /// The field's target in the injecting definition's route, if it has one.
     @usableFromInline let target: InjectionRoute.Target?

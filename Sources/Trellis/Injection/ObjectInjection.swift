@@ -329,8 +329,7 @@ struct ObjectInjection: BitwiseCopyable {
     }
 
     /// Records the dependency edges of the fields the route names (pending, not lazy, naming a
-    /// definition), before they are filled: in one entry per 64 fields, where `routed` recorded
-    /// one per field. Only the first object of a definition records edges, as for a lookup by
+    /// definition), before they are filled: in one entry per 64 fields. Only the first object of a definition records edges, as for a lookup by
     /// name. (A field that ends up looked up by name, because its target's context closed or its
     /// type is not the declared one, records its edge again there: edges are deduplicated when
     /// read.)

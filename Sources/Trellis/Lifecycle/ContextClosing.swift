@@ -24,8 +24,9 @@ struct ContextClosing {
                 // An async `close()` is disposing. Waiting for an `AsyncDisposable`'s disposal,
                 // or blocking a task's thread for async work (possibly the thread it needs), is
                 // refused; a plain thread waits for synchronous disposals like any other closer.
-                let snapshot = Self.disposables(madeSingletons())
+                let made = madeSingletons()
                 lock.unlock()
+                let snapshot = Self.disposables(made)
                 // Refused as a close that is under way: the singleton is being disposed, and the
                 // context is closing (not "nothing was disposed").
                 if case let .requiresAwait(key, _)? = synchronousCloseRefusal(for: snapshot) {

@@ -28,12 +28,6 @@ final class Session: Sendable {
         self.starting = starting.map { ObjectIdentifier($0) }
     }
 
-    /// The same collectors, with the concurrent-phase rule switched off (the synchronous phase
-    /// of a start, the later phases of a validation).
-    func unrestricted() -> Session {
-        restrictsAsync ? Session(problems: problems, startup: startup) : self
-    }
-
     /// While validating the concurrent phase (only then): notes that definition `from` of the
     /// scratch context made its definition `to` synchronously, which the journal's edge does not
     /// tell from an awaited lookup (`ProblemCollector.noteSynchronousLookup`).
