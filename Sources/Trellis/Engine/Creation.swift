@@ -149,7 +149,14 @@ struct Creation {
         if resolution.collectsStartup { context.noteStartupBegan(index, resolution) }
         while true {
             let mark = GroupSettlement.mark
-            let made = try await prototypeInFrame(of: context, resolution)
+            let made: MadeValue
+            do throws(ContextError) {
+                made = try await prototypeInFrame(of: context, resolution)
+            } catch {
+                // A wait a synchronous step was refused, made here by suspending: made again.
+                try await resolution.awaitRefusedWait(after: error)
+                continue
+            }
             guard GroupSettlement.mustSettle(resolution, since: mark), await GroupSettlement.settle(resolution, since: mark) else { return made }
         }
     }

@@ -112,8 +112,20 @@ extension SingletonSlot {
 
     /// `made` for an async lookup: the same steps, waiting by suspending; may make async
     /// definitions. The steps are `createWithoutWaiting`'s (an async closure awaited first), and
-    /// only what the injection must await is awaited, by `PendingSingleton.finish`.
+    /// only what the injection must await is awaited, by `PendingSingleton.finish`. A wait one
+    /// of its synchronous steps was refused is made here, suspending, and the singleton made
+    /// again (`Resolution.awaitRefusedWait`).
     func madeAsync(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
+        while true {
+            do throws(ContextError) {
+                return try await madeAsyncAttempt(resolution)
+            } catch {
+                try await resolution.awaitRefusedWait(after: error)
+            }
+        }
+    }
+
+    private func madeAsyncAttempt(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
         let context = context
         if records[index].runsOnMainActor { return try await madeOnMainActor(context, resolution) }
         // Claimed without the lock as a synchronous lookup claims it: an async definition is
@@ -290,7 +302,9 @@ extension SingletonSlot {
                 } catch let error as ContextError where isRefusedWait(error) {
                     // Another lookup owns it and may suspend (it is being injected, say, with a
                     // group waiting for a task): the main actor must not block for that, but this
-                    // lookup can wait — off the main actor, suspending — and hop again.
+                    // lookup can wait — off the main actor, suspending — and hop again. (Here, not
+                    // by `madeAsync`: an early reference ends this wait with the object.)
+                    resolution.refusedWait = nil
                     if let made = try await WaitTarget.singleton(self).acquireSuspending(resolution, { claimOnceFree(resolution) }), let made { return made }
                 }
             }

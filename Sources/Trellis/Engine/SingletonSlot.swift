@@ -64,7 +64,7 @@ struct SingletonSlot: Sendable {
         let phase = states[index].phase
         if case let .deferred(group, _) = phase, group.root === resolution.group.root {
             guard Coordinator.cycle(through: phase, to: resolution) != nil else {
-                return mayWait(for: phase, waitsSynchronously) ? .wait : .failed(requiresAwait(resolution))
+                return mayWait(for: phase, waitsSynchronously) ? .wait : refusedWait(resolution)
             }
             // Held by the lookups it runs for: dropped with the group, what they make is made
             // again (`failInjecting`).
@@ -102,7 +102,7 @@ struct SingletonSlot: Sendable {
                 Coordinator.stampEarlyReference(ownerGroup, takenBy: resolution)
                 return .made(states[index].made!)
             }
-            return mayWait(for: phase, waitsSynchronously) ? .wait : .failed(requiresAwait(resolution))
+            return mayWait(for: phase, waitsSynchronously) ? .wait : refusedWait(resolution)
         }
     }
 
@@ -133,12 +133,41 @@ struct SingletonSlot: Sendable {
     /// cycle through closures): `circularDependency`. Called with the lock held.
     private func waitForAnEarlyReference(_ phase: CreationPhase, _ resolution: Resolution, _ waitsSynchronously: Bool) -> SlotClaim<MadeValue>? {
         guard let waiter = Coordinator.waiterThatMayTakeEarly(onCycleThrough: phase, to: resolution) else { return nil }
-        guard mayWait(for: phase, waitsSynchronously) else { return .failed(requiresAwait(resolution)) }
+        guard mayWait(for: phase, waitsSynchronously) else { return refusedWait(resolution) }
         // A blocked thread is woken by the broadcast of this lookup's first wait; a task is
         // resumed here.
         waiter.waitingFor?.resumeWaitingTasks()
         Coordinator.lock.broadcast()
         return .wait
+    }
+
+    /// The answer to a wait `mayWait` refused: `requiresAwait`. A synchronous step of an async
+    /// lookup (a synchronous closure's lookup, a synchronous injection, a making on the main
+    /// actor) refused a wait for a synchronous singleton — its maker has suspended, or waits for
+    /// the main actor — notes it in its resolution: the lookup's async driver then waits for it
+    /// by suspending and makes again (`Resolution.awaitRefusedWait`), rather than fail where a
+    /// thread would have waited. (An async definition is never waited for synchronously: that
+    /// `requiresAwait` stands.) Called with the lock held.
+    private func refusedWait(_ resolution: Resolution) -> SlotClaim<MadeValue> {
+        if resolution.isAsync, !records[index].isAsync {
+            resolution.refusedWait = Resolution.RefusedWait(context: unretainedContext.object, index: index, key: key)
+        }
+        return .failed(requiresAwait(resolution))
+    }
+
+    /// Whether nobody is making the singleton any more, made or given up, after a wait for
+    /// that by suspending (`Resolution.awaitRefusedWait`); `false` where the wait ended
+    /// otherwise (waiting would close a cycle, or must not be done even by suspending), for the
+    /// caller to give up.
+    func waitUntilNobodyMakesIt(_ resolution: Resolution) async throws(ContextError) -> Bool {
+        let ended = try await WaitTarget.singleton(self).acquireSuspending(resolution) { () -> SlotClaim<Bool> in
+            settleLocked()
+            if records[index].published.load(ordering: .acquiring) != nil || states[index].phase.isIdle || isClosed { return .made(true) }
+            let phase = states[index].phase
+            guard Coordinator.cycle(through: phase, to: resolution) == nil, phase.mayBeWaitedFor(synchronously: false) else { return .made(false) }
+            return .wait
+        }
+        return ended ?? false
     }
 
     /// Whether a lookup may wait for the end of `phase`: by the phase's rules

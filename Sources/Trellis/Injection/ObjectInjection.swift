@@ -139,7 +139,10 @@ struct ObjectInjection: BitwiseCopyable {
             return nil
         }
         if let stop { return stop }
-        guard let unaware = try fieldsFilled() else { return .done }
+        // Bound too: a lookup `didInject` makes is nested in this one, so that waiting for what
+        // this injection holds up (a partner of a property cycle, waiting for its group) is seen
+        // as the cycle it is, as in a blocking injection, instead of blocking for ever.
+        guard let unaware = try bound({ () throws(ContextError) in try fieldsFilled() }) else { return .done }
         return .didInjectOnMainActor(unaware)
     }
 
@@ -229,7 +232,10 @@ struct ObjectInjection: BitwiseCopyable {
                 }
                 step = try fillWithoutAwait(from: position + 1)
             case let .didInjectOnMainActor(unaware):
-                let onMainActor: @MainActor @Sendable () -> Bool = { Self.didInject(unaware, from: context) }
+                // Bound to the main actor's thread while it runs, as `fillWithoutAwait` binds it.
+                let onMainActor: @MainActor @Sendable () -> Bool = {
+                    ThreadState.current.runningSynchronously(resolution) { Self.didInject(unaware, from: context) }
+                }
                 if !(await onMainActor()) { throw isolatedAwareness() }
                 return
             }

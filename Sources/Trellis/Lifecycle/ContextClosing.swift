@@ -206,22 +206,24 @@ struct ContextClosing {
     /// `AsyncDisposable`, or disposable only on the main actor, which the caller is not on. The
     /// casts run without the lock, before anything is disposed.
     private func synchronousCloseRefusal(for made: [DisposalOrder.Made]) -> ContextError? {
+        guard let position = Self.firstDisposalToAwait(in: made) else { return nil }
+        let key = context.key(at: made[position].index)
+        if case .onMainActor(isAsync: false) = made[position].disposal { return .requiresAwait(key: key, path: [ContextError.closeOffMainActor, key]) }
+        return Self.closeRequiresAwait(key)
+    }
+
+    /// Whether an awaited close must await one of `made`'s disposals (or hop for it).
+    private static func mustAwaitADisposal(of made: [DisposalOrder.Made]) -> Bool {
+        firstDisposalToAwait(in: made) != nil
+    }
+
+    /// The position of the first of `made` whose disposal the caller cannot run synchronously
+    /// where it is: an async one, or one isolated to the main actor that the caller is not on.
+    private static func firstDisposalToAwait(in made: [DisposalOrder.Made]) -> Int? {
         // By index, reading each disposal in place: a `for … in` copied every entry (its value
         // and its disposal, retains and releases each) to read one tag.
         var here = DisposableHere()
-        for position in made.indices where made[position].disposal.mustBeAwaited && !here.canDispose(made[position]) {
-            let key = context.key(at: made[position].index)
-            if case .onMainActor(isAsync: false) = made[position].disposal { return .requiresAwait(key: key, path: [ContextError.closeOffMainActor, key]) }
-            return Self.closeRequiresAwait(key)
-        }
-        return nil
-    }
-
-    /// Whether an awaited close must await one of `made`'s disposals (or hop for it): an async
-    /// one, or one isolated to the main actor that the caller is not on.
-    private static func mustAwaitADisposal(of made: [DisposalOrder.Made]) -> Bool {
-        var here = DisposableHere()
-        return made.indices.contains { made[$0].disposal.mustBeAwaited && !here.canDispose(made[$0]) }
+        return made.indices.first { made[$0].disposal.mustBeAwaited && !here.canDispose(made[$0]) }
     }
 
     /// Which disposals the caller can run synchronously where it is: one usable on any actor,

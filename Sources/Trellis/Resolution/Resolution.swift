@@ -91,6 +91,11 @@ final class Resolution: @unchecked Sendable {
     /// other properties are filled, so it is never handed on half-injected. Only set while
     /// validating; used by the executing thread or task only.
     var collectedProblem: ContextError?
+    /// The synchronous singleton a synchronous step of this async lookup was refused a wait
+    /// for (`SingletonSlot.refusedWait`), until the lookup's async driver takes it
+    /// (`awaitRefusedWait`). Written with `Coordinator.lock` held by the executing thread, read
+    /// by the same lookup's driver after the refusal reached it.
+    var refusedWait: RefusedWait?
     /// How many frames this async resolution had pushed when it last suspended (or was about
     /// to) while making something, lowered as they are popped; -1: never. A synchronous caller
     /// inside a task must not block for a making that has suspended (its frame was among them),
