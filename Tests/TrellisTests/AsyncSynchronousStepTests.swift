@@ -107,8 +107,15 @@ private final class HeldGates: Sendable {
     let heldRelease = ConcurrencyLatch(count: 1)
 }
 
+/// The context, for a closure that calls it directly rather than through its resolver.
+private final class ContextBox: @unchecked Sendable {
+    // Safe: set once, before any lookup that reads it.
+    weak var context: ApplicationContext?
+}
+
 private struct SuspendedMakerFactory: ObjectFactory {
     let gates = HeldGates()
+    let box = ContextBox()
 
     var definitions: Definitions {
         createSingleton("held") { [gates] () -> Held in
@@ -120,6 +127,12 @@ private struct SuspendedMakerFactory: ObjectFactory {
         }
         createSingleton("injected") { Injected() }
         createSingleton("user") { r in User(try r.object("injected")) }
+        // A lookup nested in the closure (the context called directly): the same.
+        // (Unset while the factory is validated, when nothing asks for it.)
+        createSingleton("directUser") { [box] () throws -> User in
+            guard let context = box.context else { return User(Injected()) }
+            return User(try context.object("injected", as: Injected.self))
+        }
         createMainActorSingleton("screen") { Screen() }
     }
 }
@@ -174,6 +187,16 @@ private func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: String
     }, "the awaited lookup of user failed")
     #expect(user.injected === (try await context.object("injected", as: Injected.self)))
     #expect(user === (try await context.object("user", as: User.self)))
+}
+
+@Test func anAwaitedLookupWhoseClosureCallsTheContextForASingletonASuspendedTaskIsMakingWaitsForIt() async throws {
+    let factory = SuspendedMakerFactory()
+    let context = try Sync.start(factory)
+    factory.box.context = context
+    let user = try #require(try await lookUpWhileASuspendedTaskInjects("directUser", in: context, gates: factory.gates) {
+        try await context.object("directUser", as: User.self)
+    }, "the awaited lookup of directUser failed")
+    #expect(user.injected === (try await context.object("injected", as: Injected.self)))
 }
 
 @Test @MainActor func anAwaitedLookupOfAMainActorSingletonWhoseInjectionMeetsSuchASingletonWaitsForIt() async throws {

@@ -144,13 +144,14 @@ struct SingletonSlot: Sendable {
     /// The answer to a wait `mayWait` refused: `requiresAwait`. A synchronous step of an async
     /// lookup (a synchronous closure's lookup, a synchronous injection, a making on the main
     /// actor) refused a wait for a synchronous singleton — its maker has suspended, or waits for
-    /// the main actor — notes it in its resolution: the lookup's async driver then waits for it
-    /// by suspending and makes again (`Resolution.awaitRefusedWait`), rather than fail where a
-    /// thread would have waited. (An async definition is never waited for synchronously: that
+    /// the main actor — notes it in its resolution (or, for a synchronous lookup nested in such
+    /// a step, in the async lookup it runs inside of): the lookup's async driver then waits for
+    /// it by suspending and makes again (`Resolution.awaitRefusedWait`), rather than fail where
+    /// a thread would have waited. (An async definition is never waited for synchronously: that
     /// `requiresAwait` stands.) Called with the lock held.
     private func refusedWait(_ resolution: Resolution) -> SlotClaim<MadeValue> {
-        if resolution.isAsync, !records[index].isAsync {
-            resolution.refusedWait = Resolution.RefusedWait(context: unretainedContext.object, index: index, key: key)
+        if !records[index].isAsync, let awaiting = resolution.awaitingLookup {
+            awaiting.refusedWait = Resolution.RefusedWait(context: unretainedContext.object, index: index, key: key)
         }
         return .failed(requiresAwait(resolution))
     }

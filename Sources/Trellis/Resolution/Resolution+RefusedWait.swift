@@ -9,6 +9,19 @@ extension Resolution {
         let key: String
     }
 
+    /// The async lookup whose driver may wait for what this resolution is refused: itself when
+    /// it is async, else the one a synchronous lookup nested in a synchronous step (a closure
+    /// calling the context directly) runs inside of, which executes on this thread meanwhile;
+    /// `nil` for a synchronous lookup no async lookup encloses.
+    var awaitingLookup: Resolution? {
+        var resolution = self
+        while !resolution.isAsync {
+            guard resolution.isNested, let outer = resolution.parent else { return nil }
+            resolution = outer
+        }
+        return resolution
+    }
+
     /// After `error` ended an attempt of an async driver (`SingletonSlot.madeAsync`,
     /// `Creation.madeAsync`) to make something: if it is the `requiresAwait` of a wait a
     /// synchronous step of this lookup was refused (noted in `refusedWait`), waits by suspending
