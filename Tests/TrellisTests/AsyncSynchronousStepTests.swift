@@ -137,37 +137,46 @@ private struct SuspendedMakerFactory: ObjectFactory {
     }
 }
 
-/// Steers `context` to the moment a task is injecting `injected` and has suspended for `held`,
-/// which a thread is making; runs `lookUp` in a task, and once it waits for `injected` lets the
-/// thread finish. The result of `lookUp`, or `nil` if it failed or hung.
-private func lookUpWhileASuspendedTaskInjects<T: Sendable>(_ key: String, in context: ApplicationContext, gates: HeldGates, _ lookUp: @escaping @Sendable () async throws -> T) async throws -> T? {
+/// Runs `body` while a task is injecting `injected` of `context` and has suspended for `held`,
+/// which a thread is making; then lets the thread finish, and checks the task's object.
+private func whileATaskInjectingIsSuspended<R: Sendable>(in context: ApplicationContext, gates: HeldGates, _ body: () async throws -> R) async throws -> R {
     gates.armed.withLock { $0 = true }
     let maker = ConcurrencyThreads.start(1) { _ in _ = try? lookUpSynchronously(context, "held", as: Held.self) }
     defer { gates.heldRelease.countDown() }
     try #require(await opensInTime(gates.heldEntered), "held's closure never ran")
     let injecting = Task { try await context.object("injected", as: Injected.self) }
     let heldIndex = try #require(context.configuration.table.definition(withKey: "held"))
-    let injectedIndex = try #require(context.configuration.table.definition(withKey: "injected"))
-    // The task injecting `injected` has suspended for `held`.
     let suspended = await AsyncHangGuard.run("the task injecting injected") { () -> Bool in
         while Coordinator.lock.withLock({ (context.states[heldIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
         return true
     }
     try #require(suspended == true)
-    let done = Guarded(false)
-    let asking = Task { () -> T? in
-        defer { done.withLock { $0 = true } }
-        return try? await lookUp()
-    }
-    // The lookup waits for `injected` (a second waiter on its slot), or has ended (failed).
-    let waits = await AsyncHangGuard.run("the lookup of \(key)") { () -> Bool in
-        while !done.value, Coordinator.lock.withLock({ (context.states[injectedIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
-        return !done.value
-    }
+    let result = try await body()
     gates.heldRelease.countDown()
     try #require(await opensInTime(maker), "the thread making held never returned")
     let injected = try #require(await AsyncHangGuard.run("the task injecting injected") { try? await injecting.value } ?? nil)
     #expect(injected.held === (try await context.object("held", as: Held.self)))
+    return result
+}
+
+/// Runs `lookUp` in a task while a task injecting `injected` is suspended, and lets that
+/// injection go on once the lookup waits for `injected` (a waiter on its slot). The result of
+/// `lookUp`, or `nil` if it failed or hung.
+private func lookUpWhileASuspendedTaskInjects<T: Sendable>(_ key: String, in context: ApplicationContext, gates: HeldGates, _ lookUp: @escaping @Sendable () async throws -> T) async throws -> T? {
+    let injectedIndex = try #require(context.configuration.table.definition(withKey: "injected"))
+    let (asking, waits) = try await whileATaskInjectingIsSuspended(in: context, gates: gates) { () -> (Task<T?, Never>, Bool?) in
+        let done = Guarded(false)
+        let asking = Task { () -> T? in
+            defer { done.withLock { $0 = true } }
+            return try? await lookUp()
+        }
+        // The lookup waits for `injected`, or has ended (failed).
+        let waits = await AsyncHangGuard.run("the lookup of \(key)") { () -> Bool in
+            while !done.value, Coordinator.lock.withLock({ (context.states[injectedIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
+            return !done.value
+        }
+        return (asking, waits)
+    }
     let result = await AsyncHangGuard.run("the lookup of \(key)") { await asking.value } ?? nil
     #expect(waits == true, "the lookup of \(key) did not wait for injected")
     return result
@@ -213,33 +222,14 @@ private func lookUpSynchronously<T>(_ context: ApplicationContext, _ key: String
     // that has suspended (Docs/Async.md's table).
     let factory = SuspendedMakerFactory()
     let context = try Sync.start(factory)
-    let error = try await lookUpWhileASuspendedTaskInjectsRefused(in: context, gates: factory.gates)
+    let error = try await whileATaskInjectingIsSuspended(in: context, gates: factory.gates) {
+        await Task { thrownContextError { () throws(ContextError) in _ = try lookUpSynchronously(context, "user", as: User.self) } }.value
+    }
     guard case let .requiresAwait(key, _)? = error else {
         Issue.record("expected requiresAwait, got \(String(describing: error))")
         return
     }
     #expect(key == "injected")
-}
-
-/// As `lookUpWhileASuspendedTaskInjects`, for a blocking lookup of `user` from a task, which
-/// is refused at once: its error.
-private func lookUpWhileASuspendedTaskInjectsRefused(in context: ApplicationContext, gates: HeldGates) async throws -> ContextError? {
-    gates.armed.withLock { $0 = true }
-    let maker = ConcurrencyThreads.start(1) { _ in _ = try? lookUpSynchronously(context, "held", as: Held.self) }
-    defer { gates.heldRelease.countDown() }
-    try #require(await opensInTime(gates.heldEntered), "held's closure never ran")
-    let injecting = Task { try await context.object("injected", as: Injected.self) }
-    let heldIndex = try #require(context.configuration.table.definition(withKey: "held"))
-    let suspended = await AsyncHangGuard.run("the task injecting injected") { () -> Bool in
-        while Coordinator.lock.withLock({ (context.states[heldIndex].asyncWaiters?.count ?? 0) == 0 }) { await Task.yield() }
-        return true
-    }
-    try #require(suspended == true)
-    let error = await Task { thrownContextError { () throws(ContextError) in _ = try lookUpSynchronously(context, "user", as: User.self) } }.value
-    gates.heldRelease.countDown()
-    try #require(await opensInTime(maker))
-    _ = await AsyncHangGuard.run("the task injecting injected") { try? await injecting.value }
-    return error
 }
 
 // MARK: - The same in an async start
