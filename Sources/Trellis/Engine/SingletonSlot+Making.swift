@@ -125,6 +125,7 @@ extension SingletonSlot {
         }
     }
 
+    /// One attempt of `madeAsync`: claimed, made and published (or waited for).
     private func madeAsyncAttempt(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
         let context = context
         if records[index].runsOnMainActor { return try await madeOnMainActor(context, resolution) }
