@@ -32,10 +32,10 @@ enum Coordinator {
     /// (`PublicationGroup.lastEarlyReference`), notes it among the group's early references
     /// with `taker` and the resolutions it runs for, which receive what it does
     /// (`PublicationGroup.EarlyReference`), and counts it. Called with `lock` held.
-    static func stampEarlyReference(_ group: PublicationGroup, takenBy taker: Resolution) {
+    static func stampEarlyReference(_ group: PublicationGroup, takenBy taker: Resolution, of object: AnyObject) {
         let now = nextSequence()
         group.lastEarlyReference = now
-        group.earlyReferences.append(.init(sequence: now, holders: taker.withAncestors))
+        group.earlyReferences.append(.init(sequence: now, holders: taker.withAncestors, object: ObjectIdentifier(object)))
         earlyReferences.add(1, ordering: .releasing)
     }
 

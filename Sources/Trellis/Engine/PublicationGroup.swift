@@ -58,6 +58,9 @@ final class PublicationGroup: @unchecked Sendable {
         /// outermost last: taken when it was handed out, as a finished continuation or nested
         /// lookup forgets its parent.
         let holders: [Resolution]
+        /// The object handed out (its owner: the instance, or its box): when it is dropped, so
+        /// is what its holders made since (`SingletonSlot.dropLocked(with:since:)`).
+        let object: ObjectIdentifier
     }
 
     /// The early references the group handed out since it last published

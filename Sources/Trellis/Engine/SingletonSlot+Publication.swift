@@ -227,24 +227,49 @@ extension SingletonSlot {
         group.removeInjector(resolution, depth: resolution.depth)
         group.lastDrop = Coordinator.earlyReferenceCount
         let now = Coordinator.nextSequence()
+        // The lookups that may hold a dropped object, each with when it may have received the
+        // first one: what it made since (its pending singletons finished later) is dropped too.
+        var holdsSince: [ObjectIdentifier: UInt64] = [ObjectIdentifier(resolution): mark]
+        func marks(_ holder: Resolution, since sequence: UInt64) {
+            holder.droppedUnder = now
+            let id = ObjectIdentifier(holder)
+            holdsSince[id] = min(holdsSince[id] ?? sequence, sequence)
+        }
         for early in group.earlyReferences where early.sequence > mark {
             // Up to this lookup: what it runs for unwinds with its error, or caught it.
             for holder in early.holders {
                 if holder === resolution { break }
-                holder.droppedUnder = now
+                marks(holder, since: mark)
             }
         }
+        var dropped: Set<ObjectIdentifier> = []
+        if let made = states[index].made { dropped.insert(ObjectIdentifier(made.owner)) }
         dropLocked(into: &garbage, late: &late)
         woken += wakeWaiters()
-        var kept: [PublicationGroup.Pending] = []
-        for pending in group.pending {
-            guard pending.sequence > mark, pending.maker === resolution || pending.maker.droppedUnder == now else {
-                kept.append(pending)
-                continue
+        // Closed over early references: a pending singleton dropped here may have been handed out
+        // early before `mark` (it was being injected then), and whoever received it holds it —
+        // what they made since is dropped as well, and what they are still making is made again
+        // (`isTainted`), or it would be published holding a dropped object. Until nothing more
+        // is dropped.
+        var kept = group.pending
+        var earlier = group.earlyReferences.filter { $0.sequence <= mark }
+        var more = true
+        while more {
+            more = false
+            kept.removeAll { pending in
+                guard let since = holdsSince[ObjectIdentifier(pending.maker)], pending.sequence > since else { return false }
+                if let made = pending.context.states[pending.index].made { dropped.insert(ObjectIdentifier(made.owner)) }
+                pending.slot.dropLocked(into: &garbage, late: &late)
+                woken += pending.slot.wakeWaiters()
+                garbage.append(pending.context)
+                return true
             }
-            pending.slot.dropLocked(into: &garbage, late: &late)
-            woken += pending.slot.wakeWaiters()
-            garbage.append(pending.context)
+            earlier.removeAll { early in
+                guard dropped.contains(early.object) else { return false }
+                for holder in early.holders { marks(holder, since: early.sequence) }
+                more = true
+                return true
+            }
         }
         group.pending = kept
         if group.injectors.isEmpty { group.publishAll(&garbage, &woken, late: &late) }

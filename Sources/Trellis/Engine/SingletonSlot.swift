@@ -68,7 +68,7 @@ struct SingletonSlot: Sendable {
             }
             // Held by the lookups it runs for: dropped with the group, what they make is made
             // again (`failInjecting`).
-            Coordinator.stampEarlyReference(group.root, takenBy: resolution)
+            Coordinator.stampEarlyReference(group.root, takenBy: resolution, of: states[index].made!.owner)
             return .made(states[index].made!)
         }
         switch phase {
@@ -99,7 +99,7 @@ struct SingletonSlot: Sendable {
                 // A property cycle: the object exists, its properties are being injected.
                 guard shareable else { return waitForAnEarlyReference(phase, resolution, waitsSynchronously) ?? .failed(.circularDependency(path: cyclePath)) }
                 ownerGroup.absorb(resolution.group.root)
-                Coordinator.stampEarlyReference(ownerGroup, takenBy: resolution)
+                Coordinator.stampEarlyReference(ownerGroup, takenBy: resolution, of: states[index].made!.owner)
                 return .made(states[index].made!)
             }
             return mayWait(for: phase, waitsSynchronously) ? .wait : refusedWait(resolution)
