@@ -293,3 +293,103 @@ private struct StartingChildFactory: ObjectFactory {
     let error = try #require(ended, "the async start hung")
     #expect(error == nil, "the start failed: \(String(describing: error))")
 }
+
+// MARK: - Two rings asked for by six tasks at once
+
+/// Ring one, `ra → rb → rc → ra`, through properties: `ra`'s closure looks `rx` up through its
+/// resolver, `rb`'s calls the context directly (a nested lookup), `rc`'s is async and awaits
+/// `rz`. Ring two, `rx → ry → rz → rx`, through properties. Every wait a synchronous step is
+/// refused here is made by its awaited lookup, and every failure inside is dropped with what
+/// holds it (Docs/DESIGN.md, "A failure drops what may hold the failed object").
+private final class RingA: @unchecked Sendable {
+    // Safe: written by the injecting context before the object is handed out.
+    @Inject var rb: RingB
+    let rx: RingX
+    init(_ rx: RingX) { self.rx = rx }
+}
+
+private final class RingB: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var rc: RingC
+    let ry: RingY
+    init(_ ry: RingY) { self.ry = ry }
+}
+
+private final class RingC: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var ra: RingA
+    let rz: RingZ
+    init(_ rz: RingZ) { self.rz = rz }
+}
+
+private final class RingX: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var ry: RingY
+}
+
+private final class RingY: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var rz: RingZ
+}
+
+private final class RingZ: @unchecked Sendable {
+    // Safe: as above.
+    @Inject var rx: RingX
+}
+
+private struct TwoRingsFactory: ObjectFactory {
+    let box = ContextBox()
+
+    var definitions: Definitions {
+        createSingleton("ra") { r in RingA(try r.object("rx")) }
+        createSingleton("rb") { [box] () throws -> RingB in
+            guard let context = box.context else { return RingB(RingY()) }
+            return RingB(try context.object("ry", as: RingY.self))
+        }
+        createSingleton("rc") { (r: Resolver) async throws -> RingC in RingC(try await r.object("rz")) }
+        createSingleton("rx") { RingX() }
+        createSingleton("ry") { RingY() }
+        createSingleton("rz") { RingZ() }
+    }
+}
+
+@Test func twoRingsWhoseClosuresLookUpEachOtherAskedForBySixTasksAtOnceAreMadeOnceAndWhole() async throws {
+    let keys = ["ra", "rx", "rb", "ry", "rc", "rz"]
+    for round in 0..<300 {
+        let factory = TwoRingsFactory()
+        let context = try Sync.start(factory)
+        factory.box.context = context
+        let outcome = await AsyncHangGuard.run("round \(round)") { () -> [String: Result<ObjectIdentifier, ContextError>] in
+            await withTaskGroup(of: (String, Result<ObjectIdentifier, ContextError>).self) { group in
+                for position in keys.indices {
+                    let key = keys[(position + round) % keys.count]
+                    group.addTask {
+                        do throws(ContextError) {
+                            return (key, .success(ObjectIdentifier(try await context.object(key, as: AnyObject.self))))
+                        } catch {
+                            return (key, .failure(error))
+                        }
+                    }
+                }
+                var made: [String: Result<ObjectIdentifier, ContextError>] = [:]
+                for await (key, result) in group { made[key] = result }
+                return made
+            }
+        }
+        guard let outcome else { return }  // The hang guard recorded it.
+        let failures = outcome.compactMap { key, result -> String? in
+            guard case let .failure(error) = result else { return nil }
+            return "\(key): \(error)"
+        }
+        guard failures.isEmpty else {
+            Issue.record("round \(round): \(failures)")
+            return
+        }
+        let made = outcome.compactMapValues { try? $0.get() }
+        let a = try await context.object("ra", as: RingA.self), x = try await context.object("rx", as: RingX.self)
+        #expect(made["ra"] == ObjectIdentifier(a) && made["rx"] == ObjectIdentifier(x), "round \(round): a key handed out two objects")
+        #expect(a.rb.rc.ra === a && a.rx === x && a.rb.ry === x.ry && a.rb.rc.rz === x.ry.rz, "round \(round): ring one is not whole")
+        #expect(x.ry.rz.rx === x, "round \(round): ring two is not whole")
+        if !(a.rb.rc.ra === a && x.ry.rz.rx === x) { break }
+    }
+}

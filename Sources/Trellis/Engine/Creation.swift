@@ -152,6 +152,7 @@ struct Creation {
             let made: MadeValue
             do throws(ContextError) {
                 made = try await prototypeInFrame(of: context, resolution)
+                resolution.retriedOnACycle = false
             } catch {
                 // A wait a synchronous step was refused, made here by suspending: made again.
                 try await resolution.awaitRefusedWait(after: error)

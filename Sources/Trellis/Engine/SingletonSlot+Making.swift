@@ -118,7 +118,9 @@ extension SingletonSlot {
     func madeAsync(_ resolution: Resolution) async throws(ContextError) -> MadeValue {
         while true {
             do throws(ContextError) {
-                return try await madeAsyncAttempt(resolution)
+                let made = try await madeAsyncAttempt(resolution)
+                resolution.retriedOnACycle = false
+                return made
             } catch {
                 try await resolution.awaitRefusedWait(after: error)
             }

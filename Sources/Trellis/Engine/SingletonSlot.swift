@@ -156,19 +156,27 @@ struct SingletonSlot: Sendable {
         return .failed(requiresAwait(resolution))
     }
 
-    /// Whether nobody is making the singleton any more, made or given up, after a wait for
-    /// that by suspending (`Resolution.awaitRefusedWait`); `false` where the wait ended
-    /// otherwise (waiting would close a cycle, or must not be done even by suspending), for the
-    /// caller to give up.
-    func waitUntilNobodyMakesIt(_ resolution: Resolution) async throws(ContextError) -> Bool {
-        let ended = try await WaitTarget.singleton(self).acquireSuspending(resolution) { () -> SlotClaim<Bool> in
+    /// How a wait for the end of the singleton's making ended (`waitUntilNobodyMakesIt`).
+    enum WaitEnd {
+        /// Nobody makes it any more: made, or given up.
+        case ended
+        /// Waiting would close a cycle of waits through the waiter's own makings.
+        case cycle
+        /// The making must not be waited for, even by suspending.
+        case mustNotWait
+    }
+
+    /// Waits by suspending until nobody is making the singleton any more, made or given up
+    /// (`Resolution.awaitRefusedWait`), or until waiting would close a cycle or must not be done.
+    func waitUntilNobodyMakesIt(_ resolution: Resolution) async throws(ContextError) -> WaitEnd {
+        let end = try await WaitTarget.singleton(self).acquireSuspending(resolution) { () -> SlotClaim<WaitEnd> in
             settleLocked()
-            if records[index].published.load(ordering: .acquiring) != nil || states[index].phase.isIdle || isClosed { return .made(true) }
+            if records[index].published.load(ordering: .acquiring) != nil || states[index].phase.isIdle || isClosed { return .made(.ended) }
             let phase = states[index].phase
-            guard Coordinator.cycle(through: phase, to: resolution) == nil, phase.mayBeWaitedFor(synchronously: false) else { return .made(false) }
-            return .wait
+            if Coordinator.cycle(through: phase, to: resolution) != nil { return .made(.cycle) }
+            return phase.mayBeWaitedFor(synchronously: false) ? .wait : .made(.mustNotWait)
         }
-        return ended ?? false
+        return end ?? .mustNotWait
     }
 
     /// Whether a lookup may wait for the end of `phase`: by the phase's rules

@@ -32,10 +32,23 @@ extension Resolution {
     /// hold a thread of the cooperative pool, perhaps the one the maker needs), but the async
     /// lookup it is part of can wait, one level up, where it may suspend: what the synchronous
     /// step made is dropped with it (its closure saw an error), and made again after the wait.
+    ///
+    /// Where that wait would close a cycle (the maker came to wait, since the refusal, for what
+    /// this lookup is making), the step is made again at once, once: its claim now sees the
+    /// cycle, as a blocking lookup's would, and takes the object early in a property cycle (or
+    /// reports the cycle of closures). A second such refusal in a row throws.
     func awaitRefusedWait(after error: ContextError) async throws(ContextError) {
         let refused = refusedWait
         refusedWait = nil
         guard let refused, case let .requiresAwait(key, _) = error, key == refused.key else { throw error }
-        guard try await SingletonSlot(refused.context, refused.index).waitUntilNobodyMakesIt(self) else { throw error }
+        switch try await SingletonSlot(refused.context, refused.index).waitUntilNobodyMakesIt(self) {
+        case .ended:
+            retriedOnACycle = false
+        case .cycle where !retriedOnACycle:
+            retriedOnACycle = true
+        case .cycle, .mustNotWait:
+            retriedOnACycle = false
+            throw error
+        }
     }
 }

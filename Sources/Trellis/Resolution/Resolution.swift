@@ -96,6 +96,9 @@ final class Resolution: @unchecked Sendable {
     /// (`awaitRefusedWait`). Written with `Coordinator.lock` held by the executing thread, read
     /// by the same lookup's driver after the refusal reached it.
     var refusedWait: RefusedWait?
+    /// The last refused wait `awaitRefusedWait` took would have closed a cycle, and the step was
+    /// made again at once: a second one in a row is not retried. Used by the executing task.
+    var retriedOnACycle = false
     /// How many frames this async resolution had pushed when it last suspended (or was about
     /// to) while making something, lowered as they are popped; -1: never. A synchronous caller
     /// inside a task must not block for a making that has suspended (its frame was among them),
