@@ -97,7 +97,8 @@ extension ApplicationContext {
             if let requester { try requester.noteLookup(of: self, index, levels: 0) }
             if let made = records[index].published.load(ordering: .acquiring) { return records[index].outcome(ofMade: made, as: type) }
             guard records[index].typeID == type else { return .needsConversion(Unretained(self), index: index) }
-            return try Creation(of: index, in: self).make(into: result, from: requester)
+            try Creation(of: index, in: self).make(into: result, from: requester)
+            return .madeInto
         }
         return try _objectInParents(named: name, hash: hash, type: type, into: result, from: requester)
     }
@@ -123,7 +124,8 @@ extension ApplicationContext {
             if let requester { try requester.noteLookup(of: parent, index, levels: levels) }
             if let made = parent.records[index].published.load(ordering: .acquiring) { return parent.records[index].outcome(ofMade: made, as: type) }
             guard parent.records[index].typeID == type else { return .needsConversion(context, index: index) }
-            return try Creation(of: index, in: parent).make(into: result, from: requester)
+            try Creation(of: index, in: parent).make(into: result, from: requester)
+            return .madeInto
         }
     }
 
@@ -194,7 +196,7 @@ extension ApplicationContext {
             // An instance of a class type: cast by `ObjectCast`, without the runtime after the
             // first object of its class.
             let object = try ValueSlot.making(AnyObject.self) { result throws(ContextError) in
-                _ = try Creation(of: index, in: self).make(into: result, from: requester)
+                try Creation(of: index, in: self).make(into: result, from: requester)
             }
             // On the heap, not in a temporary: a throwing closure returning the `T` would carry it
             // out through a `Result`, whose metadata this unspecialised code would fetch.
@@ -213,7 +215,7 @@ extension ApplicationContext {
     @inline(never)
     private func resolveUnmadeDeclared<T>(_ index: Int, as type: T.Type, from requester: Requester?) throws(ContextError) -> T {
         try ValueSlot.making(T.self) { result throws(ContextError) in
-            _ = try Creation(of: index, in: self).make(into: result, from: requester)
+            try Creation(of: index, in: self).make(into: result, from: requester)
         }
     }
 

@@ -19,8 +19,8 @@ struct Creation {
 
     /// Makes (or, for a singleton, copies) the object, declared as the caller's type, into
     /// `result`.
-    func make(into result: ValueSlot, from requester: Requester?) throws(ContextError) -> ApplicationContext.Outcome {
-        try Resolution.run(from: requester) { resolution, thread throws(ContextError) -> ApplicationContext.Outcome in
+    func make(into result: ValueSlot, from requester: Requester?) throws(ContextError) {
+        try Resolution.run(from: requester) { resolution, thread throws(ContextError) in
             try make(into: result, in: resolution, on: thread)
         }
     }
@@ -28,9 +28,9 @@ struct Creation {
     /// `make` in `resolution`, which `thread` (the calling thread) is executing at the depth the
     /// object is asked for.
     @inline(__always)
-    func make(into result: ValueSlot, in resolution: Resolution, on thread: ThreadState) throws(ContextError) -> ApplicationContext.Outcome {
-        try unretainedContext.with { context throws(ContextError) -> ApplicationContext.Outcome in
-            try Self.onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) -> ApplicationContext.Outcome in
+    func make(into result: ValueSlot, in resolution: Resolution, on thread: ThreadState) throws(ContextError) {
+        try unretainedContext.with { context throws(ContextError) in
+            try Self.onEnoughStack(resolution, thread) { resolution, thread throws(ContextError) in
                 if context.records[index].scope == .prototype {
                     try prototype(in: context, resolution, thread) { resolution throws(ContextError) in
                         try construct(in: context, into: result, resolution)
@@ -40,7 +40,6 @@ struct Creation {
                 } else {
                     try SingletonSlot(context, index).made(resolution, thread).copy(into: result)
                 }
-                return .madeInto
             }
         }
     }

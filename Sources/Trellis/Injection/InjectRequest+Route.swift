@@ -81,15 +81,15 @@ extension InjectRequest {
         let requester = requester
         let found = requester.context.with { $0.ancestor(target.levels) }
         // At +0: the injecting context keeps the target's context (itself or a parent) alive.
-        _ = try found.with { context throws(ContextError) in
+        try found.with { context throws(ContextError) in
             // An injection runs on the thread executing its resolution (an async one binds it
             // while it fills without awaiting), at the injected object's frame: no need to ask
             // the thread which resolution that is.
-            return try requester.resolution.with { resolution throws(ContextError) in
+            try requester.resolution.with { resolution throws(ContextError) in
                 guard let thread = resolution.boundThread, resolution.depth == requester.depth else {
                     return try Creation(of: target.index, in: context).make(into: result, from: requester)
                 }
-                return try thread.with { thread throws(ContextError) in
+                try thread.with { thread throws(ContextError) in
                     try Creation(of: target.index, in: context).make(into: result, in: resolution, on: thread)
                 }
             }
