@@ -49,6 +49,32 @@ private struct OptionalTargetsFactory: ObjectFactory {
     }
 }
 
+/// Made outside the context and injected by name (`inject(into:)` takes no route).
+private final class OutsideOptionalHolder {
+    @Inject var mailer: OptionalMailer?
+    @Inject var settings: OptionalSettings?
+}
+
+/// A closure asking for made singletons as optionals of their declared types.
+private final class OptionalAsker {
+    let mailer: OptionalMailer?
+    let settings: OptionalSettings?
+    init(mailer: OptionalMailer?, settings: OptionalSettings?) {
+        self.mailer = mailer
+        self.settings = settings
+    }
+}
+
+private struct OptionalAskerFactory: ObjectFactory {
+    var definitions: Definitions {
+        createSingleton("mailer") { OptionalMailer() }
+        createSingleton("settings") { OptionalSettings(retries: 4) }
+        createPrototype("asker") { r in
+            OptionalAsker(mailer: try r.object("mailer", as: OptionalMailer?.self), settings: try r.object("settings", as: OptionalSettings?.self))
+        }
+    }
+}
+
 private struct OptionalHolderChild: ObjectFactory {
     var definitions: Definitions {
         createPrototype("childHolder") { OptionalHolder() }
@@ -99,5 +125,22 @@ private struct OptionalHolderChild: ObjectFactory {
         }
         #expect(key == "report")
         #expect(factory.reports.value == 1)
+    }
+
+    // Docs/GettingStarted.md, "Looking objects up": a lookup as an optional of the declared type
+    // gets the object, whoever asks — the context, a closure's resolver, a property filled by name.
+    @Test func aMadeSingletonAskedForAsAnOptionalOfItsTypeIsTheSameObjectForEveryKindOfLookup() throws {
+        let context = try ApplicationContext(OptionalAskerFactory())
+        let mailer = try context.object("mailer", as: OptionalMailer.self)
+        _ = try context.object("settings", as: OptionalSettings.self)
+        #expect(try context.object("mailer", as: OptionalMailer?.self) === mailer)
+        #expect(try context.object("settings", as: OptionalSettings?.self)?.retries == 4)
+        let asker = try context.object("asker", as: OptionalAsker.self)
+        #expect(asker.mailer === mailer)
+        #expect(asker.settings?.retries == 4)
+        let outside = OutsideOptionalHolder()
+        try context.inject(into: outside)
+        #expect(outside.mailer === mailer)
+        #expect(outside.settings?.retries == 4)
     }
 }

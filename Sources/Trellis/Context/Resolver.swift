@@ -39,11 +39,7 @@ public struct Resolver: Sendable {
     public func object<T>(_ keyOrAlias: String, as type: T.Type = T.self) throws(ContextError) -> T {
         try ValueSlot.making(T.self) { result throws(ContextError) in
             let outcome = try context._object(named: keyOrAlias, type: ObjectIdentifier(T.self), into: result, from: asRequester)
-            switch outcome {
-            case let .made(made): result.initialize(as: T.self, to: made.value(as: T.self))
-            case .madeInto: break
-            case .convertible, .needsConversion, .notFound: result.initialize(as: T.self, to: try context._object(named: keyOrAlias, as: T.self, from: asRequester, after: outcome))
-            }
+            try context._complete(outcome, named: keyOrAlias, as: T.self, into: result, from: asRequester, wrapsInline: false)
         }
     }
 

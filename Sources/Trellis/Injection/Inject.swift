@@ -300,12 +300,10 @@ public struct Inject<Value> {
         }
         let found = try ValueSlot.withTemporary(for: Value.self) { result throws(ContextError) -> Bool in
             let outcome = try context._object(named: key, type: ObjectIdentifier(Value.self), into: result, from: request.requester)
-            switch outcome {
-            case let .made(made): field[as: Self.self].store(made.value(as: Value.self))
-            case .madeInto: field[as: Self.self].store(result.move(as: Value.self))
-            case .notFound: return false
-            case .convertible, .needsConversion: field[as: Self.self].store(try context._object(named: key, as: Value.self, from: request.requester, after: outcome))
-            }
+            // A missing name is not an error here: the field may have a default.
+            if case .notFound = outcome { return false }
+            try context._complete(outcome, named: key, as: Value.self, into: result, from: request.requester, wrapsInline: false)
+            field[as: Self.self].store(result.move(as: Value.self))
             return true
         }
         if found { return true }
