@@ -67,6 +67,8 @@ private final class ValueWidget {
         }
         #expect(key == "optionalHolder")
         #expect(underlying is StructInExistentialInjectionError)
+        // Says what the definition did (an optional, not an existential) and names it.
+        #expect(String(describing: underlying).contains("definition 'optionalHolder' returns it as an optional"))
     }
 
     @Test(arguments: ["screen", "anything"])
@@ -80,6 +82,7 @@ private final class ValueWidget {
         #expect(failedKey == key)
         #expect(underlying is StructInExistentialInjectionError)
         #expect(String(describing: underlying).contains("ValueHolder"))
+        #expect(String(describing: underlying).contains("definition '\(key)' returns it as an existential"))
     }
 
     @Test func structLookedUpAsAnotherTypeIsInjectedToo() throws {

@@ -56,7 +56,7 @@ struct ObjectInjection: BitwiseCopyable {
             if wrapped.isEmpty { return nil }
             // A struct inside the optional cannot be filled in place, as inside an existential.
             guard wrapped.isClass else {
-                throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: wrapped.typeName))
+                throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: wrapped.typeName, key: context.key(at: index), isOptional: true))
             }
             let object = value as AnyObject
             self.init(context, wrapped, nil, in: ObjectFields(of: object), object: object, requester: index, resolution)
@@ -490,7 +490,7 @@ struct ObjectInjection: BitwiseCopyable {
         if let location = location(of: made, as: T.self, isClass: isClass, plan) { return location }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
         // it cannot be had without knowing its type. Say so rather than skip it.
-        throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName))
+        throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName, key: context.key(at: index), isOptional: false))
     }
 
     /// The plan and route for an object of `typeID` at `made`, making the definition's route
