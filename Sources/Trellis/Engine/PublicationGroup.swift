@@ -122,12 +122,22 @@ final class PublicationGroup: @unchecked Sendable {
 
     /// Publishes every singleton of the group. Called with the lock held; what to release, to
     /// resume and (for contexts closed meanwhile) to dispose is handed back for after it.
-    func publishAll(_ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [LateDisposal.Made]) {
+    ///
+    /// When one of them belongs to a context that was closed meanwhile (made while it was
+    /// closing: never handed out by the context, and disposed by the lookup that made it), none
+    /// is published: the others may hold it (they were made in one group because early
+    /// references tie them together), and a singleton of an open context published holding a
+    /// disposed object would be handed out and kept. Each is dropped instead, and a lookup
+    /// settling on the group (a prototype's) makes its object again; the lookups that wait for
+    /// the others claim them again, and making them again meets the closed context. Returns
+    /// whether the group was dropped so.
+    @discardableResult
+    func publishAll(_ garbage: inout [AnyObject], _ woken: inout [Resumption<Void>], late: inout [LateDisposal.Made]) -> Bool {
+        let dropsAll = pending.contains { $0.context.isClosed }
+        if dropsAll { lastDrop = Coordinator.earlyReferenceCount }
         for entry in pending {
             let context = entry.context, index = entry.index, slot = entry.slot
-            if context.isClosed {
-                // Made while its context was closing: never handed out by the context, and
-                // disposed by the lookup that made it.
+            if dropsAll {
                 slot.dropLocked(into: &garbage, late: &late)
             } else if let unkept = slot.publishLocked(context.states[index].made!) {
                 garbage.append(unkept.owner)
@@ -137,5 +147,6 @@ final class PublicationGroup: @unchecked Sendable {
         }
         pending.removeAll(keepingCapacity: true)
         earlyReferences.removeAll()
+        return dropsAll
     }
 }

@@ -277,8 +277,9 @@ extension SingletonSlot {
     }
 
     /// The singleton is made and injected: it waits for its group, which is published when
-    /// its last injection ends. `false` when it was dropped instead (`isTainted`), for its lookup
-    /// to make it again.
+    /// its last injection ends. `false` when it was dropped instead, for its lookup to make it
+    /// again: it may hold an object another lookup's failed injection dropped (`isTainted`), or
+    /// its group held a singleton of a context closed meanwhile (`PublicationGroup.publishAll`).
     ///
     /// - Throws: `contextClosed` when this context was closed while it was being made: it is
     ///   not published, and it is disposed.
@@ -289,6 +290,7 @@ extension SingletonSlot {
         var late: [LateDisposal.Made] = []
         var mine: MadeValue?
         var tainted = false
+        var droppedWithItsGroup = false
         Coordinator.lock.withLock {
             settleLocked()
             if isTainted(resolution, since: injecting.creationMark) {
@@ -304,7 +306,7 @@ extension SingletonSlot {
             states[index].phase = .deferred(group: group, shareable: shareable)
             group.pending.append(.init(context: context, index: index, sequence: Coordinator.nextSequence(), maker: resolution))
             if group.injectors.isEmpty {
-                group.publishAll(&garbage, &woken, late: &late)
+                droppedWithItsGroup = group.publishAll(&garbage, &woken, late: &late)
             } else {
                 // Tasks waiting for a singleton of the group claim again, as the blocked threads
                 // the broadcast below wakes do: one whose own group was merged into this one
@@ -321,7 +323,9 @@ extension SingletonSlot {
         LateDisposal.dispose(late)
         withExtendedLifetime(garbage) {}
         if closedLate { throw context.closedError(looking: key) }
-        return !tainted
+        // Dropped with a group that held a singleton of a context closed meanwhile: made again,
+        // which meets that context closed.
+        return !tainted && !droppedWithItsGroup
     }
 
     /// The common case of `finishInjecting`: the singleton is published at once, without the
