@@ -23,7 +23,8 @@ enum ObjectCast {
         let source: ObjectIdentifier
         let target: ObjectIdentifier
         let byteCount: Int
-        // Safe: written once in `init`, never freed, only read (copied from) after.
+        // Safe: written once in `init`, only read (copied from) after, and freed in deinit,
+        // which only a template that lost the race to be kept reaches (nothing else saw it).
         nonisolated(unsafe) let bytes: ValueSlot
 
         init(source: ObjectIdentifier, target: ObjectIdentifier, byteCount: Int, bytes: ValueSlot) {
@@ -31,6 +32,10 @@ enum ObjectCast {
             self.target = target
             self.byteCount = byteCount
             self.bytes = bytes
+        }
+
+        deinit {
+            bytes.rawValue.deallocate()
         }
     }
 

@@ -5,8 +5,9 @@ import Synchronization
 /// kept for the life of the process, so later objects of the type are injected without `Mirror`.
 @usableFromInline
 final class InjectionPlan: @unchecked Sendable {
-    // Safe: immutable after init; `fields` is written only in init and never freed (plans are
-    // immortal, so requests and edges may pin its elements).
+    // Safe: immutable after init; `fields` is written only in init, and freed in deinit, which
+    // only a plan that lost the race to be cached reaches (the cache keeps every other for the
+    // process, so requests and edges may pin its elements).
     @usableFromInline
     struct Field: Sendable {
         let offset: Int
@@ -108,6 +109,13 @@ final class InjectionPlan: @unchecked Sendable {
         isOptional = type is any OptionalProtocol.Type
         isEmpty = found.isEmpty && !isAware && !reportsNoFields && !isOptional
         isEmptyUnlessStripped = found.isEmpty && !isAware && !isOptional
+    }
+
+    /// Only a plan built by a thread that lost the race to cache its type's plan is released
+    /// (`lookUp`): nothing else ever saw it.
+    deinit {
+        fields.deinitialize(count: fields.count)
+        fields.deallocate()
     }
 
     /// `plainDisposer` for `Object`: an object of the class, cast to the class, is a `Disposable`
