@@ -56,7 +56,7 @@ struct ObjectInjection: BitwiseCopyable {
             if wrapped.isEmpty { return nil }
             // A struct inside the optional cannot be filled in place, as inside an existential.
             guard wrapped.isClass else {
-                throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: wrapped.typeName, key: context.key(at: index), isOptional: true))
+                throw Self.structNotInPlace(wrapped, index, of: context, resolution, isOptional: true)
             }
             let object = value as AnyObject
             self.init(context, wrapped, nil, in: ObjectFields(of: object), object: object, requester: index, resolution)
@@ -490,7 +490,15 @@ struct ObjectInjection: BitwiseCopyable {
         if let location = location(of: made, as: T.self, isClass: isClass, plan) { return location }
         // A struct inside an existential: its storage is not at `made`, and a generic copy of
         // it cannot be had without knowing its type. Say so rather than skip it.
-        throw .creationFailed(key: context.key(at: index), path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName, key: context.key(at: index), isOptional: false))
+        throw structNotInPlace(plan, index, of: context, resolution, isOptional: false)
+    }
+
+    /// The error of a struct with `@Inject` properties that definition `index` returns inside an
+    /// existential or an optional (`isOptional`), where it cannot be filled in place.
+    @inline(never)
+    private static func structNotInPlace(_ plan: InjectionPlan, _ index: Int, of context: ApplicationContext, _ resolution: Resolution, isOptional: Bool) -> ContextError {
+        let key = context.key(at: index)
+        return .creationFailed(key: key, path: resolution.path, underlying: StructInExistentialInjectionError(type: plan.typeName, key: key, isOptional: isOptional))
     }
 
     /// The plan and route for an object of `typeID` at `made`, making the definition's route
